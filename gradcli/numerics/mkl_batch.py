@@ -17,6 +17,7 @@ from .mkl import (
     _copy_aligned,
     _empty,
     _kind,
+    _placed,
     _state,
     address,
     lib,
@@ -25,11 +26,32 @@ from .mkl import (
 )
 
 
+def _in_place(x, one, s1, s2):
+    """_batch_operand of a batch whose items are row-major or transposed but not one
+    block (views such as the heads of attention's (len, batch * heads, head_dim)
+    projections): passed where they lie, each item's leading dimension and the batch
+    stride from the strides, as baddbmm_with_gemm_ passes them (the transposed reading
+    first); None when they do not lie as PyTorch's storage would."""
+    item, step = x.itemsize, 0 if one else x.strides[0]
+    if step < 0 or step % item or s1 % item or s2 % item:
+        return None
+    rows, cols = x.shape[-2:]
+    at = address(x)
+    if not _placed(x, at):
+        return None
+    if s1 == item and s2 >= item * rows:
+        return x, at, True, s2 // item, step
+    if s2 == item and (rows == 1 or s1 >= item * cols):
+        return x, at, False, s1 // item, step
+    return None
+
+
 def _batch_operand(x):
     """(address, transposed?, leading dimension, batch stride in bytes) of a 3-D operand
     of torch.bmm as PyTorch passes it to gemm: a batch of row-major items, or of
     transposed ones (a transposed view, passed with the transpose flag), or one item
-    broadcast over the batch (stride 0); anything else copied to row-major."""
+    broadcast over the batch (stride 0), or items of either kind that are not one block
+    (_in_place); anything else copied to row-major."""
     one = x.strides[0] == 0 or x.shape[0] == 1
     base = x[0] if one else x
     swapped = np.swapaxes(base, -1, -2)
@@ -42,6 +64,8 @@ def _batch_operand(x):
         (arr, at), tr = _aligned(base), False
     elif swapped.flags.c_contiguous:
         (arr, at), tr = _aligned(swapped), True
+    elif (lies := _in_place(x, one, s1, s2)) is not None:
+        return lies
     else:
         (arr, at), tr = _copy_aligned(np.ascontiguousarray(base)), False
     ld = arr.shape[-1]

@@ -204,3 +204,41 @@ for _dt in ("float64", "float32"):
         print(pre(x))
         """,
     )
+
+for _dt in ("float32", "float64"):
+    case(
+        f"attention/mha/dropout_training_heads/{_dt}",
+        f"""
+        import torch
+        from torch import nn
+        torch.manual_seed(0)
+        mha = nn.MultiheadAttention(32, 4, dropout=0.2, dtype=torch.{_dt})
+        x = torch.randn(10, 4, 32, dtype=torch.{_dt}, requires_grad=True)
+        out = mha(x, x, x, need_weights=False)[0]
+        print(out[:, 0], out.grad_fn)
+        out.pow(2).sum().backward()
+        print(x.grad[:, 1], mha.in_proj_weight.grad[::7], mha.out_proj.weight.grad[::5])
+        torch.manual_seed(2)
+        layer = nn.TransformerEncoderLayer(32, 4, 64, dropout=0.2, dtype=torch.{_dt})
+        y = layer(x.detach())
+        y.sum().backward()
+        print(y[:, 2], layer.self_attn.in_proj_weight.grad[::9])
+        """,
+    )
+    case(
+        f"attention/matmul/strided_heads/{_dt}",
+        f"""
+        import torch
+        torch.manual_seed(3)
+        qkv = torch.randn(3, 10, 16, 8, dtype=torch.{_dt})
+        q, k, v = [t.transpose(0, 1).view(4, 4, 10, 8).requires_grad_() for t in qkv.unbind(0)]
+        s = torch.matmul(q * 0.5, k.transpose(-2, -1) * 0.5)
+        o = torch.matmul(s.softmax(-1), v)
+        print(s[1, 2], o[3, 1])
+        o.pow(2).sum().backward()
+        print(q.grad[2, 3], k.grad[0, 1], v.grad[1, 0])
+        a = torch.randn(12, 6, 20, dtype=torch.{_dt}).transpose(0, 1)
+        b = torch.randn(20, 6, 9, dtype=torch.{_dt}).permute(1, 2, 0).transpose(1, 2)
+        print(torch.bmm(a, b)[4])
+        """,
+    )
