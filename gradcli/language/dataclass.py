@@ -163,10 +163,10 @@ def made_methods(compiler, src, args, where="<dataclass>"):
     """The methods the function `_make` of src returns, called with `args`: src compiled,
     defined in a scope of its own and run, its functions defined in the file `where`
     (Python's `<string>`: an error in one of them shows the generated line)."""
-    program = compiler.program(parse(src), src)
-    scope = Scope()
     origin, state.origin = state.origin, (where, src)
     try:
+        program = compiler.program(parse(src), src)  # (its functions' file: `where`)
+        scope = Scope()
         for stmt, _ in program:
             stmt(scope)
         return call_user(scope.vars["_make"], args)

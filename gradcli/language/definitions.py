@@ -152,6 +152,10 @@ class Definitions:
             if later is not None:
                 held.plain_python = _plain_python(later, sig, builtins)
 
+        # the file its text is in (a function defined in a function the REPL's input
+        # that defined the one around: an error in it shows that text)
+        origin = state.origin
+
         def make(s, given=None):  # (given: the defaults, computed by the fast tier)
             g = s if s.globals is None else s.globals
             d = given if given is not None else {k: e(s) for k, e in defaults.items()}
@@ -162,7 +166,7 @@ class Definitions:
                 code,
                 g,
                 is_lambda=is_lambda,
-                origin=state.origin,
+                origin=origin,
                 closure=s.closure,
                 generator=generator,
                 qualname=qualname,

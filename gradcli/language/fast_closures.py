@@ -26,7 +26,6 @@ from .functions import UserFunction, given_defaults
 from .iteration import iterate
 from ..library.stdlib import LazyIterator
 from .scopes import FunctionInfo
-from .state import state
 
 
 _new = object.__new__
@@ -40,9 +39,9 @@ def nested_function(make, gs, fast, n, site, defaults=None):
     `make` makes the site's first function (`site`: [the program's scope, that
     function, the attributes every copy takes from it]), and each is made as a copy
     of it (the attributes set from one tuple), which is what `make` gives again:
-    every attribute the same but the file it is defined in (the one running), its own
-    dict of defaults when it has any (`defaults`, computed where the `def` runs; else
-    the first one's empty dict, which is only read), and its Python function.
+    every attribute the same (its file too: the one its text was compiled from) but its
+    own dict of defaults when it has any (`defaults`, computed where the `def` runs;
+    else the first one's empty dict, which is only read), and its Python function.
 
     The Python function does not know its UserFunction (its last parameter, `@me`,
     stays None: no object of its own made for it at each definition, no cycle through
@@ -50,9 +49,7 @@ def nested_function(make, gs, fast, n, site, defaults=None):
     function running there (an error's call chain, the running frames) takes the
     site's first function (`me`), which has the same name, signature, scopes and file."""
     p = site[1]
-    if site[0] is not gs or p.origin is not state.origin:
-        # (a function of its own, holding nothing of a call; made again for a file
-        # of its own: errors name the file the function was defined in)
+    if site[0] is not gs:  # (a function of its own, holding nothing of a call)
         p = make(gs, {})  # (its defaults, computed by the caller: `defaults`)
         site[0], site[1] = gs, p
         # (what every copy takes as it is: p is never handed out, nothing changes it)
