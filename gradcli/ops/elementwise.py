@@ -239,6 +239,16 @@ class Add(_Arith):
         return S.const(a, self, 0, self.sa) + S.const(b, self, 1, self.sb)
 
 
+class AddScalar(Add):
+    """ATen's add of a Scalar inside a composite (`t + eps` in C++: rms_norm's `add_(eps)`,
+    pairwise_distance's `x1 - x2 + eps`): the node PyTorch names AddBackward1."""
+
+    __slots__ = ()
+    name = "AddBackward1"
+    saved_names = ()
+    saved_extra: dict = {}  # (PyTorch shows no _saved_alpha on it)
+
+
 @operator_node("-", tensor_operand=True, swaps=False)
 class Sub(_Arith):
     __slots__ = ()

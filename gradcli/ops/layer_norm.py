@@ -15,7 +15,7 @@ from ..engine.declare import none
 from ..engine.function import Function
 from ..numerics.floats import layer_norm as ln
 from ..runtime.errors import GradRuntimeError, GradTypeError
-from .elementwise import Add
+from .elementwise import AddScalar
 from .registry import FUNCTIONS, Arg, register
 
 
@@ -227,15 +227,6 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05, cudnn
 
 
 # ---------------------------------------------------------------- rms_norm
-
-
-class AddScalar(Add):
-    """`t.add_(number)` on a temporary (rms_norm's `+ eps`): PyTorch's add of a Scalar."""
-
-    __slots__ = ()
-    name = "AddBackward1"
-    saved_names = ()
-    saved_extra: dict = {}  # (PyTorch shows no _saved_alpha on it)
 
 
 @register(

@@ -15,6 +15,7 @@ from ..core.tensor import Tensor
 from ..engine.declare import none
 from ..engine.function import Function
 from ..runtime.errors import GradRuntimeError, GradValueError
+from .elementwise import AddScalar
 from .activation_base import NotImplementedGrad, _not_implemented
 from .fused_grads import saved_reduction, saved_weight
 from .loss import _reduction
@@ -307,7 +308,8 @@ def multi_margin_loss(
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     a, b = tensor_arg(x1), tensor_arg(x2)
     inner = max(a.data.ndim, b.data.ndim) - 1
-    return aten_norm(_OP["add"](_OP["sub"](a, b), eps), p, inner, keepdim)
+    diff = _OP["sub"](a, b)
+    return aten_norm(AddScalar.apply(diff, float(eps), dt=diff.data.dtype), p, inner, keepdim)
 
 
 @_decl(
