@@ -51,6 +51,16 @@ KNOWN = {
         for case in ("trapezoid[0]", "trapezoid[1]", "trapz[0]")
     },
     "trapezoid[2]": "the pack hook sees dx * (y[1:] + y[:-1])'s operands in the other order",
+    **{
+        f"{op}[1]": "an unbatched 1-d pool: torch's pack hook sees the input unsqueezed to "
+        "3-d (UnsqueezeBackward0); gradcli's 2-d pool packs its 4-d view"
+        for op in ("avg_pool1d", "adaptive_avg_pool1d")
+    },
+    **{
+        f"interpolate[{i}]": "the nearest upsampling node saves no values in gradcli; torch's "
+        "saves output_size, scales and self_sym_sizes"
+        for i in (0, 1)
+    },
     "mse_loss[0]/grad": "saved-tensor hooks do not pack what mse_loss's backward node saves",
     "mse_loss[2]/grad": "saved-tensor hooks do not pack what mse_loss's backward node saves",
     **{
