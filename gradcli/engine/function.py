@@ -307,6 +307,18 @@ def _sources(saved, out, args, arrays):
             return (a if type(a) is Tensor else None, b if type(b) is Tensor else None)
     if len(saved) == 1:
         return (_source(saved[0], out, args, arrays),)
+    if len(saved) == len(arrays):
+        # each input saved in its place: its source is the argument in that place, even
+        # when two arguments share one array (`x * x.detach()`: the detached one's
+        # saved value is a constant, not x)
+        return [
+            _OUT
+            if s is out
+            else a
+            if s is d and type(a) is Tensor
+            else _source(s, out, args, arrays)
+            for s, a, d in zip(saved, args, arrays)
+        ]
     return [_source(s, out, args, arrays) for s in saved]
 
 

@@ -545,6 +545,17 @@ def _grad_get(t):
     return t.grad
 
 
+def _matrix_T(t):
+    """`.mT`: the last two dims swapped; a 0-d tensor is returned as it is, with PyTorch's
+    deprecation warning."""
+    if t.data.ndim == 0:
+        context.warn(
+            "Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases."
+        )
+        return t
+    return FUNCTIONS["transpose"](t, -2, -1)
+
+
 TENSOR_ATTRS = {
     "data": lambda t: Tensor(t.data),
     "grad": _grad_get,
@@ -554,7 +565,7 @@ TENSOR_ATTRS = {
     "shape": lambda t: Size(t.data.shape),
     "dtype": lambda t: dtypes.DType(t.data.dtype),
     "T": lambda t: FUNCTIONS["numpy_T"](t),
-    "mT": lambda t: FUNCTIONS["transpose"](t, -2, -1),
+    "mT": _matrix_T,
     "ndim": lambda t: t.data.ndim,
     "device": lambda t: CPU,
     "is_cuda": lambda t: False,

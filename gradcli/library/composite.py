@@ -12,7 +12,7 @@ import numpy as np
 from ..core.convert import tensor_arg, type_name
 from ..core.tensor import Tensor
 from ..engine.declare import none
-from ..ops.dims import norm_dims
+from ..ops.dims import norm_dims, one_dim
 from ..ops.shape import UnsafeView, _viewable
 from ..ops.registry import FUNCTIONS, Arg, register
 from ..runtime.errors import GradRuntimeError, GradTypeError
@@ -307,7 +307,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         x = _f("flatten")(x)
         d = 0
     else:
-        d = norm_dims(dim, x.data.ndim)[0]
+        d = (norm_dims(dim, x.data.ndim) or (0,))[0]  # (a 0-d tensor's one place: 0)
     if isinstance(repeats, int) and not isinstance(repeats, bool):
         if repeats < 0:
             raise GradRuntimeError("Repeats can not be negative")
@@ -346,7 +346,7 @@ def take_along_dim(input, indices, dim=None):
     x, idx = tensor_arg(input), tensor_arg(indices)
     if dim is None:
         return _f("gather")(_f("view")(x, (-1,)), 0, _f("view")(idx, (-1,)))
-    d = norm_dims(dim, x.data.ndim)[0]
+    d = one_dim(dim, x.data.ndim)
     sizes = list(x.data.shape)
     sizes[d] = idx.data.shape[d]
     idx = _f("expand")(idx, *np.broadcast_shapes(tuple(sizes), idx.data.shape))
@@ -397,7 +397,7 @@ _DT = {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int",
 )
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     x = tensor_arg(input).data
-    axis = None if dim is None else norm_dims(dim, x.ndim)[0]
+    axis = None if dim is None else one_dim(dim, x.ndim)
     values, inverse, counts = np.unique(x, return_inverse=True, return_counts=True, axis=axis)
     out = [Tensor(np.ascontiguousarray(values))]
     if return_inverse:

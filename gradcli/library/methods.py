@@ -23,7 +23,7 @@ from ..engine.autograd import backward_out
 from .values import METHODS, Size
 from .inference import check_requires_grad, detached
 from ..core.tensor import Tensor
-from ..ops.dims import norm_dims
+from ..ops.dims import norm_dims, one_dim
 from ..runtime.limits import check_objects
 
 internal("numpy_T", batch="numpy_T")(numpy_T)
@@ -548,7 +548,7 @@ def stride(x, dim=None):
             f"stride() received an invalid combination of arguments - got ({type_name(dim)}), "
             "but expected one of:\n * (int dim)\n * ()"
         )
-    (d,) = norm_dims(dim, x.data.ndim)
+    d = one_dim(dim, x.data.ndim)
     return steps[d] if steps else 1
 
 

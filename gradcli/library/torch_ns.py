@@ -17,6 +17,7 @@ from ..core.convert import tensor_arg, to_array, type_name
 from ..runtime.errors import GradAssertionError, GradRuntimeError, GradTypeError, GradValueError
 from ..numerics.random import sampling
 from ..runtime.device import on_cpu
+from ..ops.shape import alias
 from ..ops.dims import norm_dims
 from ..ops.creation import TorchGenerator, checked_seed, draws_from
 from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY, Arg, register, not_a_tensor_op
@@ -191,6 +192,10 @@ def movedim(input, source, destination):
             f"movedim: Invalid source or destination dims: source ({src} dims) "
             f"should contain the same number of dims as destination ({dst} dims)"
         )
+    if nd == 0:  # (each dim checked: 0 and -1 name a scalar's one place)
+        for d in src + dst:
+            norm_dims(d, nd)
+        return alias(x)
     src = [norm_dims(d, nd)[0] for d in src]
     dst = [norm_dims(d, nd)[0] for d in dst]
     order = [-1] * nd

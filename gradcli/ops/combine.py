@@ -13,7 +13,6 @@ from ..engine.function import Function
 from ..engine.forward import linear
 from ..core.convert import tensor_arg
 from ..runtime.errors import (
-    GradIndexError,
     GradRuntimeError,
     GradTypeError,
     GradValueError,
@@ -283,6 +282,7 @@ class MaskedFillTensor(Function):
 
     __slots__ = ("mask",)
     name = "MaskedFillBackward1"
+    holds_saved = True  # (its mask: a second backward fails, as in PyTorch)
     saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x, value, mask):
@@ -316,7 +316,7 @@ class MaskedFillTensor(Function):
 def split(x, split_size_or_sections, dim=0):
     x = tensor_arg(x)
     if x.data.ndim == 0:
-        raise GradIndexError("Dimension specified as 0 but tensor has no dimensions")
+        raise GradRuntimeError("split expects at least a 1-dimensional tensor")
     (axis,) = norm_dims(dim, x.data.ndim)
     n = x.data.shape[axis]
     s = split_size_or_sections
@@ -366,7 +366,7 @@ def chunk(x, chunks, dim=0):
     if chunks is None or chunks <= 0:
         raise GradRuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     if x.data.ndim == 0:
-        raise GradIndexError("chunk expects at least a 1-dimensional tensor")
+        raise GradRuntimeError("chunk expects at least a 1-dimensional tensor")
     (axis,) = norm_dims(dim, x.data.ndim)
     n = x.data.shape[axis]
     return split(x, max(-(-n // chunks), 1) if n else 1, dim)

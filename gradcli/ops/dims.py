@@ -6,6 +6,14 @@ from ..runtime.errors import GradIndexError, GradRuntimeError
 from ..core.tensor import Tensor
 
 
+def one_dim(dim, ndim):
+    """`dim` as one non-negative axis of a tensor of `ndim` dims, where ATen's op does not
+    take a 0-d tensor's dim (its maybe_wrap_dim without wrap_scalar): PyTorch's error then."""
+    if ndim == 0 and isinstance(dim, int) and not isinstance(dim, bool):
+        raise GradIndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    return norm_dims(dim, ndim)[0]
+
+
 def norm_dims(dim, ndim):
     """`dim` (int, list/tuple or None) as a sorted tuple of non-negative axes, or None."""
     if dim is None:

@@ -335,6 +335,7 @@ class ScatterValue(Function):
 
     __slots__ = ("axis", "index")
     name = "ScatterBackward1"
+    holds_saved = True  # (its index: a second backward fails, as in PyTorch)
     saved_names = none("PyTorch's names of its saved values are not recorded")
     saved_extra = _DIM_INDEX
 

@@ -164,6 +164,7 @@ class IndexCopy(Function):
 class IndexFill(Function):
     __slots__ = ("axis", "index", "dim", "value")
     name = "IndexFillBackward0"
+    holds_saved = True  # (its index: a second backward fails, as in PyTorch)
     saved_names = ()
     saved_extra = _SAVED
 
@@ -184,6 +185,7 @@ class IndexFill(Function):
 class IndexFillTensor(Function):
     __slots__ = ("axis", "index", "dim")
     name = "IndexFillBackward1"
+    holds_saved = True  # (its index: a second backward fails, as in PyTorch)
     saved_names = ()
     saved_extra = _SAVED
 
@@ -261,7 +263,7 @@ def _source(op, x, src, axis, index, pos):
         )
     n_src = ss[axis] if s.data.ndim else 1
     if (
-        xs
+        (xs or op == "index_add_")
         and ss
         and (len(xs) != len(ss) or any(a != b for i, (a, b) in enumerate(zip(xs, ss)) if i != axis))
     ):

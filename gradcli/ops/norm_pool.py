@@ -41,6 +41,7 @@ def _embedding_grad(g, idx, rows, padding_idx):
 class Embedding(Function):
     __slots__ = ("idx", "rows", "padding_idx")
     name = "EmbeddingBackward0"
+    holds_saved = True  # (its indices: a second backward fails, as in PyTorch)
     saved_names = none("PyTorch's names of its saved values are not recorded")
     formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     jvp = linear

@@ -15,7 +15,7 @@ from ..engine.vjp_arrays import sum_to
 from ..core import dtypes
 from ..runtime.errors import GradIndexError, GradRuntimeError, GradTypeError, broadcast_error
 from ..runtime.limits import check_broadcast
-from .dims import norm_dims
+from .dims import one_dim
 from .registry import Arg, register
 
 M = Arg((2, 3))
@@ -83,12 +83,16 @@ class Roll(Function):
 
     def forward(self, x, shifts, axes):
         self.shifts, self.axes = shifts, axes
+        if x.ndim == 0:
+            return x.copy()  # (np.roll of a scalar gives one dim)
         return np.ascontiguousarray(np.roll(x, shifts, axes if axes else None))
 
     def backward(self, g, F):
         back = tuple(-s for s in self.shifts)
         if F.tensor_mode:
             return (Roll.apply(g, shifts=back, axes=self.axes),)
+        if np.ndim(g) == 0:
+            return (g,)
         return (np.ascontiguousarray(np.roll(g, back, self.axes if self.axes else None)),)
 
     jvp = linear
@@ -129,7 +133,7 @@ def roll(input, shifts, dims=None):
         raise GradRuntimeError(
             f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}"
         )
-    axes = tuple(norm_dims(d, x.data.ndim)[0] for d in dims)
+    axes = tuple(one_dim(d, x.data.ndim) for d in dims)
     return Roll.apply(x, shifts=shifts, axes=axes)
 
 

@@ -248,6 +248,9 @@ def squeeze(x, dim=None):
         return Squeeze.apply(x, axes=tuple(i for i, n in enumerate(s) if n == 1))
     axes = norm_dims(dim, len(s))
     cls = SqueezeDims if isinstance(dim, (tuple, list)) else SqueezeDim
+    if not s:  # a 0-d tensor: dim 0 (or -1) is its one dim, of size 1
+        dim = given(dim, 0) if cls is SqueezeDim else tuple(given(d, 0) for d in dim)
+        return cls.apply(x, axes=(), dim=dim)
     dim = (
         given(dim, axes[0]) if cls is SqueezeDim else tuple(given(d, a) for d, a in zip(dim, axes))
     )

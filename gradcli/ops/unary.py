@@ -25,6 +25,7 @@ from ..numerics.floats import erf as erf_fns
 from ..core.tensor import Tensor, type_name
 from ..numerics.floats.tensor_iter import laid_out
 from .registry import Arg, Parser, register, tensor_f
+from .elementwise import times_scalar
 from .fused_grads import sigmoid_grad, tanh_grad
 
 
@@ -188,7 +189,7 @@ unary(
     "deg2rad",
     "Deg2RadBackward0",
     lambda x: x * x.dtype.type(DEG2RAD),
-    lambda g, F, _: g * DEG2RAD,
+    lambda g, F, _: times_scalar(F, g, DEG2RAD),  # (torch's mul.Scalar: MulBackward1)
     "degrees to radians (times pi / 180)",
     saves=None,
     domain=(-200.0, 200.0),
@@ -198,7 +199,7 @@ unary(
     "rad2deg",
     "Rad2DegBackward0",
     lambda x: x * x.dtype.type(RAD2DEG),
-    lambda g, F, _: g * RAD2DEG,
+    lambda g, F, _: times_scalar(F, g, RAD2DEG),
     "radians to degrees (times 180 / pi)",
     saves=None,
     formula=lambda sp, v: v * 180 / sp.pi,

@@ -75,3 +75,112 @@ case(
     print(a.grad)
     """,
 )
+
+# ---------------------------------------------------------------------------
+# a saved input's source is the argument in its place: `x * x.detach()` shares one
+# array between its operands, and the detached one is a constant to create_graph
+# ---------------------------------------------------------------------------
+
+case(
+    "saved/detached_operand_sharing_the_array_is_a_constant",
+    """
+    a = torch.tensor([[0.25, -0.75], [-1.25, 0.25], [0.25, 3.0]], requires_grad=True)
+    t1 = a.swapaxes(0, 1)
+    t2 = t1 * t1.detach()
+    t3 = t2.clone().detach().requires_grad_() * t2
+    t4 = t3.sum()
+    gx, = torch.autograd.grad(t4, a, create_graph=True)
+    print(gx, gx.requires_grad)
+    t4.backward(create_graph=True)
+    print(a.grad)
+    h, = torch.autograd.grad(a.grad.sum(), a, allow_unused=True)
+    print(h)
+    b = torch.tensor([1.5, -2.0], requires_grad=True)
+    g, = torch.autograd.grad((b.detach() * b).sum(), b, create_graph=True)
+    print(g, g.requires_grad)
+    g, = torch.autograd.grad((b * b).sum(), b, create_graph=True)
+    print(g)
+    """,
+)
+
+# ---------------------------------------------------------------------------
+# a 0-d tensor's dim: the ops that take dim 0 (or -1) of a scalar and those that
+# refuse it, in PyTorch's words (no Python IndexError or ValueError)
+# ---------------------------------------------------------------------------
+
+case(
+    "dims/zero_dim_tensor_dims",
+    """
+    x = torch.tensor(1.5, requires_grad=True)
+    fs = [
+        lambda: x.roll(-2, 0), lambda: x.roll(1, -1), lambda: x.roll(1), lambda: x.roll(3),
+        lambda: x.roll(1, 1), lambda: x.squeeze(0), lambda: x.squeeze(-1),
+        lambda: x.squeeze((0,)), lambda: x.squeeze(1), lambda: x.movedim(0, 0),
+        lambda: x.movedim(-1, 0), lambda: x.movedim(1, 0), lambda: x.mT,
+        lambda: x.chunk(1, 0), lambda: x.split(1, 0), lambda: x.split([1], 0),
+        lambda: x.repeat_interleave(2, 0), lambda: x.repeat_interleave(2),
+        lambda: x.index_add(0, torch.tensor([0]), torch.ones(1)),
+        lambda: x.index_add(0, torch.tensor(0), torch.tensor(2.0)),
+        lambda: x.stride(0), lambda: x.stride(-1),
+        lambda: torch.take_along_dim(x, torch.tensor(0), 0), lambda: x.unique(dim=0),
+    ]
+    for i, f in enumerate(fs):
+        try:
+            print(i, f())
+        except Exception as e:
+            print(i, type(e).__name__, str(e).split("\\n")[0])
+    y = x.roll(1)
+    y.backward()
+    print(x.grad)
+    """,
+)
+
+# ---------------------------------------------------------------------------
+# what a node saves is freed by a backward without retain_graph: index_fill's index,
+# scatter's (of a value), masked_fill's mask (of a tensor value), embedding's indices
+# ---------------------------------------------------------------------------
+
+case(
+    "freed/second_backward_through_index_and_mask_ops",
+    """
+    i = torch.tensor([0])
+    fs = {
+        "index_fill": lambda a: a.index_fill(0, i, 3.0),
+        "index_fill_t": lambda a: a.index_fill(0, i, torch.tensor(3.0)),
+        "index_fill_": lambda a: a.index_fill_(0, i, 3.0),
+        "scatter": lambda a: a.scatter(0, torch.zeros(1, 2, dtype=torch.int64), 2.0),
+        "scatter_src": lambda a: a.scatter(0, torch.zeros(1, 2, dtype=torch.int64), torch.ones(1, 2)),
+        "masked_fill": lambda a: a.masked_fill(a > 0, 1.0),
+        "masked_fill_t": lambda a: a.masked_fill(a > 0, torch.tensor(1.0)),
+        "embedding": lambda a: torch.nn.functional.embedding(torch.tensor([1, 0]), a),
+        "index_select": lambda a: a.index_select(0, i),
+        "sum": lambda a: a.sum(),
+    }
+    for name, f in fs.items():
+        a = torch.tensor([[1.0, -2.0], [0.5, 3.0]], requires_grad=True)
+        out = f(a * 1).mean()
+        out.backward(retain_graph=True)
+        out.backward()
+        try:
+            out.backward()
+            print(name, "third ok", a.grad)
+        except RuntimeError as e:
+            print(name, str(e)[:60], a.grad)
+    """,
+)
+
+# ---------------------------------------------------------------------------
+# deg2rad's and rad2deg's gradients are products by a Scalar (mul.Scalar)
+# ---------------------------------------------------------------------------
+
+case(
+    "names/deg2rad_gradient_is_a_scalar_product",
+    """
+    a = torch.tensor([[-1.25, 0.5], [-0.5, 1.0]], dtype=torch.float32, requires_grad=True)
+    w = torch.tensor([[0.3, 1.7], [2.9, -0.1]], dtype=torch.float32, requires_grad=True)
+    for f in [torch.deg2rad, torch.rad2deg]:
+        g, = torch.autograd.grad((f(a) * w).sum(), a, create_graph=True)
+        print(g)
+        print(torch.autograd.grad(g.sum(), w))
+    """,
+)
