@@ -312,7 +312,9 @@ class CopySlices(Function):
             if res0 is None:
                 res0 = Tensor(np.zeros(region.shape, dtype=g.data.dtype))
             return (CopySlices.apply(g, res0, view=self.view), *res[1:])
-        out = np.array(g, copy=True)
+        # (laid out as the base is, row-major here: a gradient of another layout, as a
+        # pad's or a permute's, would refuse the view's `view(-1)`)
+        out = np.array(g, copy=True, order="C")
         region = _region(out, self.view)
         if overlaps(region):
             raise GradRuntimeError(OVERLAP)

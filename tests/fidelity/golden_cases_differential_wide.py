@@ -184,3 +184,23 @@ case(
         print(torch.autograd.grad(g.sum(), w))
     """,
 )
+
+# ---------------------------------------------------------------------------
+# an in-place op through a view of the view(-1) kind, its base's gradient arriving in
+# another layout (a pad's, a transpose's): CopySlices lays it out as the base
+# ---------------------------------------------------------------------------
+
+case(
+    "inplace/view_minus_one_write_with_a_gradient_of_another_layout",
+    """
+    a = torch.tensor([[-0.75, -2.5], [1.0, 0.5]], dtype=torch.float32, requires_grad=True)
+    for f in [lambda t: torch.nn.functional.pad(t, (1, 0)), lambda t: t.t() * 2,
+              lambda t: t.permute(1, 0).exp()]:
+        t1 = a * 1.0
+        t1.view(-1)[0] = a.sum()
+        t2 = f(t1)
+        (t2 * t2).sum().backward()
+        print(a.grad)
+        a.grad = None
+    """,
+)
