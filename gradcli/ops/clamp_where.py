@@ -122,7 +122,7 @@ class ClampTensor(Function):
                 out = np.maximum(out, np.asarray(lo).astype(dt))
             if hi is not None:
                 out = np.minimum(out, np.asarray(hi).astype(dt))
-        return np.ascontiguousarray(out)
+        return np.ascontiguousarray(out) if out.ndim else out  # (NumPy's gives 0-d one dim)
 
     def backward(self, g, F, x, lo, hi):
         dt = self.dt

@@ -142,6 +142,8 @@ def _norm_key(key, shape, get=False):
                 )
             if arr.dtype.kind in "iu" and arr.size and (arr.max() >= n or arr.min() < -n):
                 bad = arr.max() if arr.max() >= n else arr.min()
+                if n == 0:  # (ATen's index kernel checks an empty dim before any index)
+                    raise GradIndexError("index is out of bounds for dimension with size 0")
                 raise GradIndexError(
                     f"index {bad} is out of bounds for dimension {dim} with size {n}"
                 )

@@ -204,3 +204,38 @@ case(
         a.grad = None
     """,
 )
+
+# ---------------------------------------------------------------------------
+# clamp with tensor bounds keeps a 0-d input 0-d
+# ---------------------------------------------------------------------------
+
+case(
+    "shapes/clamp_of_a_scalar_by_tensor_bounds",
+    """
+    a = torch.tensor(1.75, requires_grad=True)
+    t1 = torch.clamp(a, min=torch.tensor(-2.5))
+    print(t1, torch.clamp(a, max=torch.tensor(0.5)), torch.clamp(a, torch.tensor(-1.0), torch.tensor(0.5)))
+    print(torch.clamp(torch.tensor(1.75), min=torch.tensor([-2.5, 3.0])))
+    t1.square().backward()
+    print(a.grad)
+    """,
+)
+
+# ---------------------------------------------------------------------------
+# a tensor index into an empty dim: ATen's index kernel's own words
+# ---------------------------------------------------------------------------
+
+case(
+    "errors/tensor_index_into_an_empty_dim",
+    """
+    e = torch.ones(0)
+    fs = [lambda: e[torch.tensor([0, -1, 0])], lambda: e[torch.tensor([1])], lambda: e[[0]],
+          lambda: torch.ones(2, 0)[:, torch.tensor([0])], lambda: torch.ones(2)[torch.tensor([5])],
+          lambda: torch.ones(0, 2)[torch.tensor([0])], lambda: e[0]]
+    for f in fs:
+        try:
+            print(f())
+        except IndexError as ex:
+            print(ex)
+    """,
+)
