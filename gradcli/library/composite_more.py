@@ -17,7 +17,7 @@ from ..core.convert import type_name
 from ..core.tensor import Tensor
 from ..engine.declare import none
 from ..ops.creation import _check_sizes, _dt, _num, _numbers, leaf
-from ..ops.dims import norm_dims
+from ..ops.dims import norm_dims, one_dim
 from ..ops.linalg import Transpose
 from ..ops.reduce import _torch_name
 from ..ops.shape import SqueezeDim, Unsqueeze
@@ -185,6 +185,9 @@ def tensordot(a, b, dims=2, out=None):
         dims_a, dims_b = list(range(-dims, 0)), list(range(dims))
     else:
         raise GradRuntimeError(f"tensordot expects dims to be int or tuple, not {type_name(dims)}")
+    for t, ds in ((a, dims_a), (b, dims_b)):
+        for d in ds:
+            one_dim(d, t.data.ndim)  # a scalar has no dim to contract: PyTorch's error
     return _tensordot(a, b, dims_a, dims_b)
 
 

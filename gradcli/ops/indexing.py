@@ -270,6 +270,8 @@ def unbind(x, dim=0):
     x = tensor_arg(x)
     nd = x.data.ndim
     if nd == 0:
+        # ATen wraps the dim as a scalar's first (its range error), then sizes dim 0
+        norm_dims(dim, nd)
         raise GradIndexError("Dimension specified as 0 but tensor has no dimensions")
     (axis,) = norm_dims(dim, nd)
     check_objects(x.data.shape[axis], "unbinding this tensor", 300)

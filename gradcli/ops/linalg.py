@@ -13,6 +13,7 @@ from ..engine.saved import saved_operands
 from ..engine.forward import bilinear, linear
 from ..engine.versions import viewing
 from ..core.convert import tensor_arg
+from ..core.tensor import Tensor
 from ..runtime.errors import GradRuntimeError, ShapeError
 from .tensor_args import tensors_only, with_method_positions
 from .registry import Arg, internal, Parser, register, tensor_f
@@ -24,7 +25,6 @@ from .shape import SqueezeMatmul, squeeze, unsqueeze
 from .elementwise import mul
 from .shape import reshape
 from .dims import norm_dims
-from .shape import alias
 from .shape import permute
 
 
@@ -492,6 +492,9 @@ def vdot(a, b):
 @tensor_f("outer")
 def outer(a, b):
     a, b = tensors_only("outer", a, b, names=("input", "vec2"), broadcast=False)
+    for t, role in ((a, "self"), (b, "vec2")):
+        if t.data.ndim != 1:
+            raise GradRuntimeError(f"outer: Expected 1-D argument {role}, but got {t.data.ndim}-D")
     # PyTorch computes outer as a column times a row: MulBackward0
     return mul(reshape(a, (a.data.shape[0], 1)), b)
 
@@ -514,12 +517,15 @@ class Transpose(Function):
         self.d0, self.d1 = d0, d1
         self.dim0 = d0 if dim0 is None else dim0  # the dims as given
         self.dim1 = d1 if dim1 is None else dim1
-        return np.swapaxes(x, d0, d1)
+        return np.swapaxes(x, d0, d1) if x.ndim else x.view()  # a scalar's view of itself
 
     def formula(self, S, x):
-        return np.swapaxes(S.obj(x), self.d0, self.d1)
+        x = S.obj(x)
+        return np.swapaxes(x, self.d0, self.d1) if np.ndim(x) else x
 
     def backward(self, g, F):
+        if not isinstance(g, Tensor) and not np.ndim(g):
+            return (g,)  # a scalar's (under create_graph: a transpose of it, as in torch)
         return (F.swapaxes(g, self.d0, self.d1),)
 
     jvp = linear
@@ -559,8 +565,6 @@ def transpose(x, dim0, dim1):
     nd = x.data.ndim
     (d0,) = norm_dims(dim0, nd) or (0,)
     (d1,) = norm_dims(dim1, nd) or (0,)
-    if nd == 0:
-        return alias(x)
     return Transpose.apply(x, d0=d0, d1=d1, dim0=given(dim0, d0), dim1=given(dim1, d1))
 
 
@@ -628,7 +632,7 @@ class Trace(Function):
     def forward(self, x):
         if x.ndim != 2:
             raise GradRuntimeError(
-                "trace: expected a matrix",
+                f"trace: expected a matrix, but got tensor with dim {x.ndim}",
                 hint="trace is the sum of a matrix's diagonal; to see a backward pass: "
                 "backward_trace(out), or backward out, trace=true",
             )

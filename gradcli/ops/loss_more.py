@@ -24,6 +24,7 @@ from ..engine.function import Function
 from ..numerics.sums.summation import torch_sum
 from ..runtime import context
 from ..runtime.errors import GradRuntimeError, GradValueError
+from .dims import one_dim
 from .loss import P, T, _floats, _reduce, _reduction
 from .registry import FUNCTIONS, Arg, register
 
@@ -500,7 +501,7 @@ def multilabel_soft_margin_loss(
     )  # fmt: skip
     if weight is not None:
         loss = _OP["mul"](loss, weight)
-    class_dim = x.data.ndim - 1
+    class_dim = one_dim(-1, x.data.ndim)  # input.size(-1): PyTorch's error on a scalar
     c = x.data.shape[class_dim]
     loss = _OP["div"](_OP["sum"](loss, class_dim), c)
     return _apply_reduction(loss, reduction)

@@ -170,6 +170,8 @@ def flatten(x, start_dim=0, end_dim=-1):
     x = tensor_arg(x)
     s = x.data.shape
     if not s:
+        norm_dims(start_dim, 0)  # a scalar's dims are [-1, 0]: PyTorch's range error
+        norm_dims(end_dim, 0)
         return View.apply(x, shape=(1,))
     (a,) = norm_dims(start_dim, len(s))
     (b,) = norm_dims(end_dim, len(s))

@@ -104,7 +104,7 @@ def test_backward_trace_keeps_the_graph():
 def test_trace_is_only_torch_trace():
     with pytest.raises(GradError) as e:
         run("x = tensor([1., 2.], requires_grad=true)\ntrace((x * x).sum())\n")
-    assert e.value.message == "trace: expected a matrix"
+    assert e.value.message == "trace: expected a matrix, but got tensor with dim 0"
     assert "backward_trace(out)" in e.value.hint
 
 

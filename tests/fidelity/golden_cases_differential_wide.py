@@ -239,3 +239,62 @@ case(
             print(ex)
     """,
 )
+
+
+# ---------------------------------------------------------------------------
+# 0-d tensors through ops that take dims: a scalar's dims are [-1, 0] where ATen wraps
+# them, and PyTorch's own errors where it does not (an audit of the op table on 0-d
+# inputs against torch found these)
+# ---------------------------------------------------------------------------
+
+
+def _scalar_case(name, call):
+    case(
+        "zero_d/" + name,
+        f"""
+        a = torch.tensor(0.75, requires_grad=True)
+        b = torch.tensor(-0.5, requires_grad=True)
+        r = {call}
+        print(r, r.shape)
+        r.sum().backward()
+        print(a.grad, b.grad)
+        """,
+    )
+
+
+for _name, _call in [
+    ("flatten_start_dim_1", "torch.flatten(a, start_dim=1)"),
+    ("flatten_end_dim_1", "torch.flatten(a, 0, 1)"),
+    ("flatten_dims_minus_1", "torch.flatten(a, -1, -1) * b"),
+    ("unbind_dim_1", "torch.unbind(a, 1)"),
+    ("unbind_dim_minus_1", "torch.unbind(a, -1)"),
+    ("unbind_dim_minus_2", "torch.unbind(a, -2)"),
+    ("outer_of_scalars", "torch.outer(a, b)"),
+    ("outer_scalar_vec2", "torch.outer(torch.ones(2), b)"),
+    ("outer_of_a_matrix", "torch.outer(torch.ones(2, 2), torch.ones(2))"),
+    ("multilabel_soft_margin_loss", "F.multilabel_soft_margin_loss(a, torch.tensor(1.0))"),
+    ("tensordot_dim_lists", "torch.tensordot(a, b, dims=([0], [0]))"),
+    ("tensordot_dim_minus_1", "torch.tensordot(a, b, dims=([-1], [0]))"),
+    ("tensordot_second_scalar", "torch.tensordot(torch.ones(2), b, dims=([0], [0]))"),
+    ("tensordot_dims_0", "torch.tensordot(a, b, dims=0)"),
+    ("unflatten_dim_0", "torch.unflatten(a, 0, (1,))"),
+    ("unflatten_dim_1", "torch.unflatten(a, 1, (1,))"),
+    ("trace_of_a_scalar", "torch.trace(a)"),
+    ("trace_of_a_vector", "torch.trace(torch.ones(2))"),
+]:
+    _scalar_case(_name, _call)
+
+case(
+    "zero_d/transpose_is_a_transpose_node",
+    """
+    a = torch.tensor(0.5, requires_grad=True)
+    y = a.transpose(0, -1)
+    print(y, y.shape, y.grad_fn._saved_dim0, y.grad_fn._saved_dim1)
+    g, = torch.autograd.grad(y * y, a, create_graph=True)
+    print(g)
+    print(torch.autograd.grad(g, a))
+    z = torch.swapaxes(a, 0, 0) * 3
+    z.backward()
+    print(a.grad, torch.swapdims(a, -1, -1).grad_fn)
+    """,
+)
