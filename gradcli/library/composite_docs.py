@@ -394,16 +394,16 @@ _direction_split("dsplit", 3, lambda n: 2)
 )
 def unflatten(input, dim, sizes):
     x = _input("unflatten", input)
-    if x.data.ndim == 0:
-        norm_dims(dim, 0)  # the range error first, then ATen's size of the wrapped dim 0
+    sizes = [int(n) for n in sizes]
+    if not sizes:
+        raise GradRuntimeError("unflatten: sizes must be non-empty")
+    dims = norm_dims(dim, x.data.ndim)
+    if not dims:  # a 0-d input: the dim in range, but no dim to unflatten
         raise GradRuntimeError(
             "unflatten got an unexpected error: "
             "Dimension specified as 0 but tensor has no dimensions"
         )
-    (d,) = norm_dims(dim, x.data.ndim)
-    sizes = [int(n) for n in sizes]
-    if not sizes:
-        raise GradRuntimeError("unflatten: sizes must be non-empty")
+    (d,) = dims
     shape = list(x.data.shape)
     size = shape[d]
     known = math.prod(n for n in sizes if n != -1)

@@ -68,7 +68,9 @@ class MaskedBackward(Function):
         return self.mask(g, x, params)
 
     def backward(self, gg, F, x):
-        return (type(self).apply(gg, x, params=self.params), gg * 0.0)
+        if F.tensor_mode:
+            return (type(self).apply(gg, x, params=self.params), gg * 0.0)
+        return (self.mask(gg, x, self.params), np.zeros_like(gg))
 
     def jvp(self, ts, F, x):
         tg = ts[0]

@@ -654,7 +654,17 @@ class RemainderScalar(Remainder):
     formula = none("no formula rule yet: shown as a named function with its local Jacobian")
     __slots__ = ()
     name = "RemainderBackward0"
-    saved_names: Any = (None, None)  # tensor % number: PyTorch saves nothing
+    saved_names: Any = ()  # tensor % number: PyTorch saves nothing (its gradient is g)
+
+    def forward(self, a, b, dt):
+        self.sa, self.sb = _shapes(a, b)
+        return _remainder(a, b, dt)
+
+    def backward(self, g, F):
+        return (F.sum_to(g, self.sa) if self.needs[0] else None, None)
+
+    def jvp(self, ts, F):
+        return ts[0]
 
 
 @register(

@@ -306,6 +306,14 @@ class ScatterAdd(Function):
     jvp = linear
 
 
+class ScatterAddNoSrc(ScatterAdd):
+    """scatter_add whose src needs no gradient: PyTorch keeps the index only for src's
+    gradient, so a second backward runs."""
+
+    __slots__ = ()
+    holds_saved = False
+
+
 class Scatter(ScatterAdd):
     """input.scatter(dim, index, src): the gradient of input is g with the written
     places zeroed (ScatterBackward1 under create_graph), of src g.gather(dim, index)."""
@@ -499,4 +507,5 @@ def scatter_add(input, dim, index, src):
     idx = _index_arg(index, "scatter_add", "scatter")
     src = _tensor(src, "scatter_add", "src", 3)
     _scatter_checks(x, d, idx, src, "scatter")
-    return ScatterAdd.apply(x, src, shape=x.data.shape, axis=d, index=idx)
+    node = ScatterAdd if src.requires_grad else ScatterAddNoSrc
+    return node.apply(x, src, shape=x.data.shape, axis=d, index=idx)

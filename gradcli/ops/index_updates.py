@@ -97,7 +97,7 @@ _SAVED = {"dim": lambda node: node.dim, "index": _saved_index}
 class IndexAddOp(Function):
     __slots__ = ("axis", "index", "alpha", "src_shape", "dim", "shape")
     name = "IndexAddBackward0"
-    saved_names = ("source",)
+    saved_names: tuple = ("source",)
     saved_extra = {
         **_SAVED,
         "alpha": lambda node: node.alpha,
@@ -127,6 +127,25 @@ class IndexAddOp(Function):
         if self.alpha != 1:
             tsrc = tsrc * self.alpha
         return IndexAddOp.apply(tx, tsrc, axis=self.axis, index=self.index, alpha=1, dim=self.dim)
+
+
+class IndexAddNoSource(IndexAddOp):
+    """index_add whose source needs no gradient: PyTorch saves the source only for the
+    source's gradient, so here nothing is kept (a second backward runs)."""
+
+    __slots__ = ()
+    saved_names = ()
+
+    def forward(self, x, src, axis, index, alpha, dim):
+        self.axis, self.index, self.alpha, self.dim = axis, index, alpha, dim
+        self.src_shape, self.shape = src.shape, x.shape
+        return _index_add(x, axis, index, src, alpha)
+
+    def backward(self, g, F):
+        return (g, None)
+
+    def jvp(self, ts, F):
+        return IndexAddOp.jvp(self, ts, F, None)
 
 
 def _tangents(ts, shapes):
@@ -321,7 +340,8 @@ def index_add(input, dim, index, source, *, alpha=1):
     axis = _axis("index_add", x.data, dim)
     idx = _index("index_add_", index, x.data, axis)
     s = _source("index_add_", x, source, axis, idx, 4)
-    return IndexAddOp.apply(x, s, axis=axis, index=idx, alpha=alpha, dim=dim)
+    node = IndexAddOp if s.requires_grad else IndexAddNoSource
+    return node.apply(x, s, axis=axis, index=idx, alpha=alpha, dim=dim)
 
 
 @register(

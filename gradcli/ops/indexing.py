@@ -49,7 +49,10 @@ class _IndexNode(Function):
 
     def backward(self, g, F):
         if F.tensor_mode and self.name == "SliceBackward0":  # narrow, even over a whole dim
-            return (_pad_class("SliceBackwardBackward0").apply(g, shape=self.shape, key=self.key),)
+            name = _pad_name(self.shape, self.key)  # (after a None: the unsqueeze's squeeze)
+            if name == PadInto.name:
+                name = "SliceBackwardBackward0"
+            return (_pad_class(name).apply(g, shape=self.shape, key=self.key),)
         return (F.pad_into(g, self.shape, self.key),)
 
     jvp = linear
@@ -312,15 +315,15 @@ class PadInto(Function):
 def _pad_name(shape, key):
     """PyTorch's name of the op that puts a gradient back where x[key] took it, under
     create_graph: the backward of the first indexing op PyTorch applies for the key
-    (the basic ones, left to right, skipping slices that take a whole dim; then the
-    advanced ones)."""
+    (the basic ones, left to right, skipping slices that take a whole dim, a None an
+    unsqueeze; then the advanced ones)."""
     dim, advanced = 0, False
     n_real = sum(1 for k in key if k is not None and k is not Ellipsis)
     for k in key:
         if k is Ellipsis:
             dim += max(len(shape) - n_real, 0)
-        elif k is None:
-            continue
+        elif k is None:  # (an unsqueeze: its gradient squeezes the dim back)
+            return "SqueezeBackward1"
         elif isinstance(k, slice):
             if k.indices(shape[dim]) != (0, shape[dim], 1):
                 return "SliceBackwardBackward0"

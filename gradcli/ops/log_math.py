@@ -205,15 +205,6 @@ def xlogy_values(x, y):
         return np.where(np.isnan(y), y.dtype.type(np.nan), out).astype(x.dtype, copy=False)
 
 
-def _nonzero_log(F, x, y):
-    """at::xlogy(self != 0, other): log(other) where self is not 0, else 0 (in other's
-    dtype, or the default float dtype for a number, as PyTorch promotes a bool tensor)."""
-    if F.tensor_mode:
-        return FUNCTIONS["xlogy"](FUNCTIONS["ne"](x, 0), y)
-    dt = y.dtype if isinstance(y, np.ndarray) else context.current.default_float
-    return xlogy_values((x != 0).astype(dt), np.asarray(y, dt))
-
-
 class Xlogy(Function):
     """xlogy.Tensor: both operands tensors."""
 
@@ -252,9 +243,25 @@ class Xlogy(Function):
             b = _in_dtype(F, b, dt)
         n = self.needs
         return (
-            F.sum_to(g * _nonzero_log(F, a, b), self.sa) if n[0] and self.form != 1 else None,
+            F.sum_to(self._self_grad(g, F, a, b), self.sa) if n[0] and self.form != 1 else None,
             F.sum_to(g * a / b, self.sb) if n[1] and self.form != 2 else None,
         )
+
+    def _self_grad(self, g, F, a, b):
+        """PyTorch's gradient in self: at::xlogy(grad, other), 0 where self is 0 and other
+        <= 0 (for a number other, where self is 0 unless other > 0; none when it is)."""
+        av, bv = (v.data if type(v) is Tensor else v for v in (a, b))
+        if self.form == 2:
+            mask = None if float(self.k) > 0 else av == 0
+        else:
+            mask = (av == 0) & (bv <= 0)
+        if F.tensor_mode:
+            t = FUNCTIONS["xlogy"](g, b)
+            if mask is None:
+                return t
+            return FUNCTIONS["masked_fill"](t, Tensor(np.asarray(mask)), 0.0)
+        t = xlogy_values(*np.broadcast_arrays(g, np.asarray(b, g.dtype)))
+        return t if mask is None else np.where(mask, g.dtype.type(0), t)
 
     def jvp(self, ts, F, *saved):
         # at::xlogy(self_t, other_p).masked_fill((self_p == 0.) & (other_p <= 0.), 0.)

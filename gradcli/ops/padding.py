@@ -141,14 +141,18 @@ class PadBackward(Function):
 
 
 # the gradient of a pad as torch names it (a constant pad's is a constant pad, with the
-# pads negated; reflection and replication have backward ops of their own)
+# pads negated; a circular pad's the backward of the slice x was copied into; reflection
+# and replication have backward ops of their own)
 BACKWARDS = {
     name: type(
         back,
         (PadBackward,),
         {"__slots__": (), "name": back},
     )
-    for name, back in [("ConstantPadNdBackward0", "ConstantPadNdBackward0")]
+    for name, back in [
+        ("ConstantPadNdBackward0", "ConstantPadNdBackward0"),
+        ("CopySlices", "SliceBackwardBackward0"),  # (circular: the copy of x into a slice)
+    ]
     + [
         ("%s%dDBackward0" % (kind, k), "%s%dDBackwardBackward0" % (kind, k))
         for kind in ("ReflectionPad", "ReplicationPad")

@@ -298,3 +298,156 @@ case(
     print(a.grad, torch.swapdims(a, -1, -1).grad_fn)
     """,
 )
+
+# ---------------------------------------------------------------------------
+# second backwards and create_graph: torch's node names, what each node saves
+# ---------------------------------------------------------------------------
+
+case(
+    "grad2/piecewise_activation_double_backward",
+    """
+    import torch.nn.functional as F
+    for v in [[-1.25, 0.25, 2.5], 0.5, 2.0, -3.0]:
+        a = torch.tensor(v, requires_grad=True)
+        for f in [lambda t: F.softshrink(t, 0.5), lambda t: F.hardtanh(t, -1.0, 2.0),
+                  lambda t: F.hardshrink(t, 0.5), F.relu6, lambda t: F.threshold(t, 1.0, -2.0)]:
+            y = f(a * a)
+            g, = torch.autograd.grad((y * y).sum(), a, create_graph=True)
+            gg, = torch.autograd.grad(g.sum(), a, create_graph=True)
+            print(g, gg, torch.autograd.grad(gg.sum(), a))
+        y = F.hardtanh(a)
+        g, = torch.autograd.grad(y.sum(), a, create_graph=True)
+        print(g, torch.autograd.grad(g.sum(), a))
+    """,
+)
+case(
+    "grad2/none_index_gradient_is_a_squeeze",
+    """
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    fs = [lambda t: t[None], lambda t: t[:, None], lambda t: t[None, 1], lambda t: t[1, None],
+          lambda t: t[None, None], lambda t: t[..., None], lambda t: t[None, 0:1],
+          lambda t: t[None, [1, 0]], lambda t: t[[1, 0], None]]
+    for f in fs:
+        y = f(a)
+        g, = torch.autograd.grad((y * y).sum(), a, create_graph=True)
+        print(y, g)
+        print(torch.autograd.grad((g * g).sum(), a))
+    s = torch.tensor(3.0, requires_grad=True)
+    y = s[None]
+    g, = torch.autograd.grad((y * y).sum(), s, create_graph=True)
+    print(y, g, torch.autograd.grad(g, s))
+    """,
+)
+case(
+    "grad2/xlogy_gradient_in_self",
+    """
+    w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    for o in [3.0, -3.0, float("nan"), 0.0, 1]:
+        a = torch.tensor([1.5, 0.0, 2.0], requires_grad=True)
+        y = torch.xlogy(a, o)
+        g, = torch.autograd.grad((y * w).sum(), a, create_graph=True)
+        print(g, torch.autograd.grad(g.sum(), w))
+        (y * w).sum().backward()
+        print(a.grad)
+        ot = torch.tensor([o, 1.0, o])
+        y = torch.xlogy(a, ot)
+        g, = torch.autograd.grad((y * w).sum(), a, create_graph=True)
+        print(g, torch.autograd.grad(g.sum(), w))
+    a = torch.tensor([[0.0], [2.0]], requires_grad=True)
+    y = torch.xlogy(a, torch.tensor([-1.0, 0.0, 4.0]))
+    g, = torch.autograd.grad((y * y).sum(), a, create_graph=True)
+    print(g)
+    """,
+)
+case(
+    "grad2/circular_pad_gradient_names",
+    """
+    import torch.nn.functional as F
+    for pad, shape in [((2, 1), (1, 1, 3)), ((1, 1, 1, 0), (1, 1, 2, 3)),
+                       ((0, 0, 1, 1), (1, 1, 2, 3)), ((1, 0, 0, 1, 1, 1), (1, 1, 2, 2, 3)),
+                       ((1, 2), (2, 3))]:
+        x = torch.arange(1.0, 1.0 + torch.Size(shape).numel()).reshape(shape).requires_grad_()
+        y = F.pad(x, pad, mode="circular")
+        g, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
+        print(y.grad_fn, g)
+        gg, = torch.autograd.grad((g * g).sum(), x, create_graph=True)
+        print(gg, torch.autograd.grad(gg.sum(), x))
+    """,
+)
+case(
+    "grad2/remainder_by_a_number_saves_nothing",
+    """
+    a = torch.tensor([1.5, -2.0], requires_grad=True)
+    z = torch.remainder(a, 0.75)
+    z.sum().backward()
+    z.sum().backward()
+    print(a.grad)
+    y = a % 2
+    g, = torch.autograd.grad(y.sum(), a)
+    g, = torch.autograd.grad(y.sum(), a)
+    print(g, y)
+    y = (a * a).remainder(-0.5)
+    g, = torch.autograd.grad((y * y).sum(), a, create_graph=True)
+    print(g, torch.autograd.grad(g.sum(), a))
+    a2 = a * 1.0
+    a2.remainder_(0.5)
+    print(a2)
+    with torch.autograd.forward_ad.dual_level():
+        d = torch.autograd.forward_ad.make_dual(torch.tensor([1.5, 2.5]), torch.tensor([1.0, 2.0]))
+        print(torch.autograd.forward_ad.unpack_dual(d % 1.0).tangent)
+    """,
+)
+case(
+    "grad2/index_and_scatter_add_save_for_the_source_only",
+    """
+    x = torch.zeros(3, requires_grad=True)
+    src = torch.tensor([1.0, 2.0])
+    idx = torch.tensor([0, 2])
+    fs = [lambda x, s: x.index_add(0, idx, s), lambda x, s: x.scatter_add(0, idx, s),
+          lambda x, s: x.index_add(0, idx, s, alpha=2.0), lambda x, s: torch.scatter_add(x, 0, idx, s)]
+    for f in fs:
+        y = f(x, src)
+        y.sum().backward()
+        y.sum().backward()
+        print(x.grad, y)
+        s2 = src.clone().requires_grad_()
+        w = f(x, s2)
+        (w * w).sum().backward()
+        print(x.grad, s2.grad)
+        try:
+            w.sum().backward()
+        except RuntimeError as e:
+            print("error:", str(e)[:40])
+        w = f(x * 1.0, s2)
+        g, = torch.autograd.grad((w * w).sum(), x, create_graph=True)
+        print(g, torch.autograd.grad(g.sum(), x))
+        w = f(torch.zeros(3), s2)
+        w.sum().backward()
+        try:
+            w.sum().backward()
+        except RuntimeError as e:
+            print("error:", str(e)[:40])
+    with torch.autograd.forward_ad.dual_level():
+        d = torch.autograd.forward_ad.make_dual(torch.zeros(3), torch.tensor([1.0, 2.0, 3.0]))
+        print(torch.autograd.forward_ad.unpack_dual(d.index_add(0, idx, src, alpha=3)).tangent)
+    """,
+)
+case(
+    "grad2/unflatten_of_a_scalar",
+    """
+    a = torch.tensor(2.0)
+    for args in [(1, (1,)), (2, ()), (0, ())]:
+        try:
+            print(a.unflatten(*args).shape)
+        except (RuntimeError, IndexError) as e:
+            print(type(e).__name__, e)
+    print(torch.ones(2, 6).unflatten(-1, (3, -1)).shape)
+    torch.unflatten(torch.tensor(1.0), -1, (1,))
+    """,
+)
+case(
+    "grad2/unflatten_of_a_scalar_dim_zero",
+    """
+    torch.tensor(2.0, requires_grad=True).unflatten(0, (1,))
+    """,
+)
