@@ -448,7 +448,7 @@ class Remainder(Function):
     __slots__ = ("sa", "sb")
     name = "RemainderBackward1"
     saved_names = ("self", "other")
-    saved_order = (1, 0)  # PyTorch saves other before self
+    saved_order: tuple | None = (1, 0)  # PyTorch saves other before self
 
     def forward(self, a, b, dt):
         self.sa, self.sb = _shapes(a, b)
@@ -655,6 +655,7 @@ class RemainderScalar(Remainder):
     __slots__ = ()
     name = "RemainderBackward0"
     saved_names: Any = ()  # tensor % number: PyTorch saves nothing (its gradient is g)
+    saved_order = None
 
     def forward(self, a, b, dt):
         self.sa, self.sb = _shapes(a, b)
