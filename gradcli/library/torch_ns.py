@@ -54,6 +54,8 @@ _SPECIAL = {
     "softmax": "softmax",
     "log_softmax": "log_softmax",
     "xlogy": "xlogy",
+    "logit": "logit",
+    "sinc": "sinc",
 }
 
 

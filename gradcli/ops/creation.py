@@ -526,6 +526,10 @@ def _like(fn, name, doc, batch):
 
 _like(ones, "ones_like", "ones in the shape (and dtype) of input", "elementwise")
 _like(zeros, "zeros_like", "zeros in the shape (and dtype) of input", "elementwise")
+# torch leaves the values unset (whatever the memory held); gradcli's are zeros
+_like(
+    zeros, "empty_like", "a tensor in the shape (and dtype) of input, values unset", "elementwise"
+)
 # random values: each sample draws its own (the per-sample loop)
 _like(randn, "randn_like", "standard normal values in the shape of input", None)
 _like(rand, "rand_like", "uniform [0, 1) values in the shape of input", None)

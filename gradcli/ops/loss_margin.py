@@ -378,3 +378,17 @@ def triplet_margin_loss(
         d_neg = _OP["minimum"](d_neg, pairwise_distance(pos, neg, p, eps))
     out = clamp_min(_OP["sub"](_OP["add"](d_pos, margin), d_neg), 0)
     return _apply_reduction(out, reduction)
+
+
+@_decl(
+    "normalize",
+    "normalize(input, p=2.0, dim=1, eps=1e-12)",
+    "input divided by its p-norm along dim (the norm at least eps)",
+    [((Arg((3, 4)),), {}), ((Arg((3, 4)),), {"p": 1.0, "dim": 0})],
+)
+def normalize(input, p=2.0, dim=1, eps=1e-12):  # noqa: A002
+    # torch.nn.functional's Python: input.norm(p, dim, keepdim=True).clamp_min(eps)
+    # .expand_as(input), then input / denom
+    x = tensor_arg(input)
+    denom = _OP["expand_as"](clamp_min(_OP["norm"](x, p, dim, True), eps), x)
+    return _OP["div"](x, denom)

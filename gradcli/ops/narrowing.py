@@ -1,6 +1,7 @@
 """Views named by PyTorch's methods on top of indexing and `view`: `x.narrow(dim, start,
 length)` (a slice: SliceBackward0), `x.select(dim, index)` (an int index:
-SelectBackward0) and `x.view_as(other)` (ViewBackward0), with PyTorch's errors.
+SelectBackward0), `x.view_as(other)` (ViewBackward0) and `x.reshape_as(other)` (as
+`x.reshape`), with PyTorch's errors.
 Being the same ops as `x[..., a:b]`, `x[..., i]` and `x.view(...)`, they share the
 storage and the version counter of x as those do."""
 
@@ -13,7 +14,7 @@ from ..core.tensor import Tensor
 from .dims import norm_dims
 from .registry import Arg, Parser, register
 from .indexing import index as index_op, slice_view
-from .shape import view
+from .shape import reshape, view
 
 M = Arg((3, 4))
 
@@ -108,3 +109,20 @@ def select(x, dim, index):
 )
 def view_as(x, other):
     return view(x, *tensor_arg(other).data.shape)
+
+
+@register(
+    "reshape_as",
+    "reshape_as(input, other)",
+    "x.reshape(other.shape)",
+    method=True,
+    function=False,
+    category="shape",
+    batch=None,
+    inplace=None,
+    pure=False,
+    checks=none("takes its shape from a second tensor: not sampled yet"),
+    parser=None,
+)
+def reshape_as(x, other):
+    return reshape(x, *tensor_arg(other).data.shape)

@@ -619,3 +619,141 @@ errors(
         "torch.cov(torch.ones(2, 2, dtype=torch.bool))",
     ],
 )
+
+
+# ------------------------------------- empty_like, reshape_as, F.normalize, copysign, logit, sinc
+
+case(
+    "empty_like/shape_dtype",
+    """
+    import torch
+    x = torch.randn(2, 3)
+    e = torch.empty_like(x)  # (torch's values are whatever memory held: not printed)
+    print(e.shape, e.dtype, e.requires_grad)
+    f = torch.empty_like(x, dtype=torch.float16, requires_grad=True)
+    print(f.shape, f.dtype, f.requires_grad, f.is_leaf, f.grad_fn)
+    print(torch.empty_like(torch.arange(4)).dtype, torch.empty_like(torch.ones(0, 2)).shape)
+    """,
+)
+
+case(
+    "reshape_as/views_and_copies",
+    """
+    import torch
+    x = torch.arange(6.0).requires_grad_()
+    y = x.reshape_as(torch.zeros(2, 3))
+    print(y, y.grad_fn)
+    z = y.t().reshape_as(torch.zeros(6))
+    print(z, z.grad_fn)
+    (z * torch.arange(6.0)).sum().backward()
+    print(x.grad)
+    print(y.t().reshape_as(torch.zeros(3, 2)).grad_fn, x.reshape_as(x).grad_fn)
+    """,
+)
+
+errors(
+    "reshape_as/errors",
+    "import torch",
+    ["torch.arange(6.0).reshape_as(torch.zeros(4))"],
+)
+
+case(
+    "normalize/functional",
+    """
+    import torch
+    import torch.nn.functional as F
+    torch.manual_seed(17)
+    x = torch.randn(3, 4, requires_grad=True)
+    y = F.normalize(x)
+    print(y, y.grad_fn)
+    node = y.grad_fn.next_functions[1][0]
+    print(node.name(), node.next_functions[0][0].name(),
+          node.next_functions[0][0].next_functions[0][0].name())
+    (y * torch.arange(4.0)).sum().backward()
+    print(x.grad)
+    z = F.normalize(x, p=1, dim=0, eps=1e-3)
+    print(z)
+    print(F.normalize(x, dim=-1).norm(dim=-1))
+    print(F.normalize(torch.tensor([0.0, 0.0, 1e-20]), dim=0))
+    print(F.normalize(torch.tensor([[3.0, 4.0]]), p=float("inf")))
+    w = torch.randn(2, 3, 5, dtype=torch.float32)
+    print(F.normalize(w, dim=2), F.normalize(w, dim=1).dtype)
+    """,
+)
+
+case(
+    "copysign/tensor_and_number",
+    """
+    import torch
+    a = torch.tensor([1.0, -2.0, 0.0, -0.0, 3.5, -1.25], requires_grad=True)
+    b = torch.tensor([-1.0, 2.0, -3.0, 0.5, -0.0, 2.0], requires_grad=True)
+    y = torch.copysign(a, b)
+    print(y, y.grad_fn, y.grad_fn._saved_self, y.grad_fn._saved_result)
+    y.pow(2).sum().backward()
+    print(a.grad, b.grad)
+    z = a.copysign(-2)
+    print(z, z.grad_fn)
+    z.sum().backward()
+    print(a.grad)
+    print(torch.copysign(torch.tensor([1, 2]), -1), torch.copysign(torch.tensor([1, 2]), 0.5))
+    print(torch.copysign(torch.tensor([1, -2]), torch.tensor([-1])).dtype)
+    print(torch.copysign(torch.tensor([1.0, 2.0], dtype=torch.float16), -1))
+    print(torch.copysign(torch.tensor([1.0, -2.0], dtype=torch.float32), torch.tensor([-1.0])))
+    torch.manual_seed(18)
+    m = torch.randn(2, 3, requires_grad=True)
+    s = torch.tensor([1.0, -1.0, -0.0], requires_grad=True)
+    w = torch.copysign(m, s)
+    (w * w).sum().backward()
+    print(w, m.grad, s.grad)
+    """,
+)
+
+errors(
+    "copysign/errors",
+    "import torch",
+    [
+        "torch.copysign(torch.ones(2), torch.ones(3))",
+        "torch.copysign(1.0, torch.ones(3))",
+        "torch.copysign(torch.ones(2), 'a')",
+    ],
+)
+
+case(
+    "logit/eps",
+    """
+    import torch
+    x = torch.tensor([0.0, 0.1, 0.5, 0.93, 1.0, -0.2, 1.3, 1e-8], requires_grad=True)
+    for e in (None, 1e-6, 0.2):
+        l = torch.logit(x, eps=e) if e is not None else x.logit()
+        print(l, l.grad_fn, l.grad_fn._saved_eps)
+        g, = torch.autograd.grad(l.sum(), x)
+        print(g)
+    print(torch.special.logit(torch.tensor([0.25, 0.75])), torch.logit(torch.tensor([1, 0])))
+    print(torch.logit(torch.tensor([0.3, 0.6], dtype=torch.float32), 0.4))
+    torch.manual_seed(19)
+    p = torch.rand(5, 7)
+    print(torch.logit(p).tolist()[0], torch.logit(p.t(), 1e-3).sum())
+    q = torch.rand(300, dtype=torch.float32)
+    print(torch.logit(q).tolist()[-6:], torch.logit(q, eps=0.01).sum())
+    """,
+)
+
+case(
+    "sinc/values_and_grads",
+    """
+    import torch
+    s = torch.tensor([0.0, 0.5, -1.5, 2.0, 1e-5, 3.3], requires_grad=True)
+    q = torch.sinc(s)
+    print(q, q.grad_fn, q.grad_fn._saved_self)
+    q.sum().backward()
+    print(s.grad)
+    print(torch.special.sinc(torch.tensor([1, 0])), s.sinc())
+    g2, = torch.autograd.grad(torch.sinc(s).sum(), s, create_graph=True)
+    print(g2)
+    g2.sum().backward()
+    print(s.grad)
+    torch.manual_seed(20)
+    r = torch.randn(200) * 4
+    print(torch.sinc(r).tolist()[:8], torch.sinc(r).sum())
+    """,
+)
