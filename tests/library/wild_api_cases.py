@@ -757,3 +757,50 @@ case(
     print(torch.sinc(r).tolist()[:8], torch.sinc(r).sum())
     """,
 )
+
+case(
+    "unfold/windows",
+    """
+    import torch
+    x = torch.arange(7.0, requires_grad=True)
+    y = x.unfold(0, 3, 2)
+    g = y.grad_fn
+    print(y, g, g._saved_dimension, g._saved_size, g._saved_step, g._saved_self_sym_sizes)
+    print(y.is_contiguous(), y.stride())
+    y.sum().backward()
+    print(x.grad)
+    z = torch.arange(24.0).reshape(2, 3, 4)
+    print(z.unfold(-1, 2, 1).shape, z.unfold(1, 2, 2).shape, z.unfold(1, 2, 2).stride())
+    print(z.unfold(-1, 3, 1)[1], z.unfold(-1, 2, 1).grad_fn)
+    print(torch.arange(6.0).unfold(-1, 2, 2).grad_fn)
+    h, = torch.autograd.grad((x.unfold(0, 3, 1) ** 2).sum(), x, create_graph=True)
+    print(h)
+    h.sum().backward()
+    print(x.grad)
+    print(torch.tensor(5.0).unfold(0, 1, 1), torch.tensor(5.0).unfold(-1, 1, 3), x.unfold(0, 0, 1))
+    w = torch.zeros(6)
+    v = w.unfold(0, 2, 2)
+    v[1, 0] = 3.0
+    print(w, w._version, v._version)
+    q = torch.arange(10.0).reshape(2, 5).t().unfold(0, 2, 2)
+    print(q, q.stride())
+    torch.manual_seed(21)
+    r = torch.randn(3, 8, requires_grad=True)
+    u = r.unfold(1, 3, 2)
+    (u * torch.randn(u.shape)).sum().backward()
+    print(r.grad)
+    """,
+)
+
+errors(
+    "unfold/errors",
+    "import torch\nx = torch.arange(7.0)",
+    [
+        "x.unfold(0, 8, 1)",
+        "x.unfold(0, 2, 0)",
+        "x.unfold(1, 2, 1)",
+        "torch.tensor(5.0).unfold(0, 2, 1)",
+        "x.unfold(0, -1, 1)",
+        "x.unfold(0, 1.5, 1)",
+    ],
+)
