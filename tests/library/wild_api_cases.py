@@ -804,3 +804,46 @@ errors(
         "x.unfold(0, 1.5, 1)",
     ],
 )
+
+case(
+    "masked_scatter/forms",
+    """
+    import torch
+    x = torch.zeros(2, 3, requires_grad=True)
+    m = torch.tensor([[True, False, True], [False, True, False]])
+    s = torch.arange(1.0, 7.0).reshape(2, 3).requires_grad_()
+    y = x.masked_scatter(m, s)
+    print(y, y.grad_fn, y.grad_fn._saved_mask, y.grad_fn._saved_source_sym_sizes)
+    (y * torch.arange(6.0).reshape(2, 3)).sum().backward()
+    print(x.grad, s.grad)
+    print(torch.masked_scatter(torch.zeros(3), torch.tensor([True, False, True]),
+                               torch.tensor([5.0, 6.0])))
+    print(torch.zeros(2, 3).masked_scatter(torch.tensor([True, False, True]), s))
+    z = torch.zeros(2, 3)
+    r = z.masked_scatter_(m, s.detach())
+    print(r is z, z, z._version)
+    b = torch.ones(3, requires_grad=True)
+    y3 = b.masked_scatter(torch.tensor([[True, False, True], [False, False, True]]), s)
+    y3.pow(2).sum().backward()
+    print(y3, b.grad, s.grad)
+    h = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    src = torch.tensor([4.0, 5.0, 6.0, 7.0], requires_grad=True)
+    out = h.masked_scatter(torch.tensor([True, False, True]), src)
+    gh = torch.autograd.grad((out ** 2).sum(), (h, src), create_graph=True)
+    print(gh, gh[1].grad_fn._saved_mask)
+    gh[1].sum().backward()
+    print(h.grad, src.grad)
+    """,
+)
+
+errors(
+    "masked_scatter/errors",
+    "import torch",
+    [
+        "torch.zeros(3).masked_scatter(torch.tensor([1, 0, 1]), torch.ones(3))",
+        "torch.zeros(3).masked_scatter(torch.tensor([True, True, True]), torch.ones(2))",
+        "torch.zeros(3).masked_scatter(torch.tensor([True, False]), torch.ones(3))",
+        "torch.zeros(3).masked_scatter(torch.tensor([True, False, True]), "
+        "torch.ones(3, dtype=torch.float32))",
+    ],
+)
