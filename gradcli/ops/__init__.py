@@ -65,6 +65,7 @@ from . import rotate  # noqa: F401,E402  (rot90 block_diag)
 from . import special_math  # noqa: F401,E402  (copysign logit sinc)
 from . import unfold  # noqa: F401,E402  (x.unfold)
 from . import masked_scatter  # noqa: F401,E402  (masked_scatter)
+from . import index_put  # noqa: F401,E402  (index_put)
 from . import batch_rules  # noqa: F401,E402  (vmap: the batching rules of the ops above)
 from .registry import FUNCTIONS
 from ..core.tensor import DUNDERS, OPERATOR_OPS

@@ -847,3 +847,47 @@ errors(
         "torch.ones(3, dtype=torch.float32))",
     ],
 )
+
+case(
+    "index_put/forms",
+    """
+    import torch
+    x = torch.zeros(5, requires_grad=True)
+    v = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    i = torch.tensor([0, 2, 0])
+    y = x.index_put((i,), v, accumulate=True)
+    print(y, y.grad_fn, y.grad_fn._saved_accumulate, y.grad_fn._saved_indices)
+    (y * torch.arange(5.0)).sum().backward()
+    print(x.grad, v.grad)
+    x = torch.zeros(5, requires_grad=True)
+    y = x.index_put((torch.tensor([0, 2]),), v[:2])
+    print(y, y.grad_fn, y.grad_fn.next_functions[1][0].name())
+    (y * torch.arange(5.0)).sum().backward()
+    print(x.grad, v.grad)
+    z = torch.zeros(2, 3)
+    r = z.index_put_((torch.tensor([0, 1]), torch.tensor([2, 0])), torch.tensor(7.0))
+    print(r is z, z, z._version)
+    w = torch.zeros(2, 3).requires_grad_()
+    u = w * 1
+    _ = u.index_put_((torch.tensor([1]),), torch.tensor([1.0, 2.0, 3.0]))
+    print(u.grad_fn, u)
+    print(torch.index_put(torch.zeros(2, 3), (torch.tensor([True, False]),), torch.tensor(5.0)))
+    print(torch.zeros(3, 2).index_put((torch.tensor([0, 0]), torch.tensor([1, 1])),
+                                      torch.tensor([1.0, 2.0]), accumulate=True))
+    a = torch.ones(3, 4, requires_grad=True)
+    b = torch.tensor([2.0, 3.0], requires_grad=True)
+    c = a.index_put((torch.tensor([0, 2]), torch.tensor([1, 3])), b)
+    ga = torch.autograd.grad((c ** 2).sum(), (a, b), create_graph=True)
+    print(ga)
+    """,
+)
+
+errors(
+    "index_put/errors",
+    "import torch",
+    [
+        "torch.zeros(3).index_put((torch.tensor([5]),), torch.tensor([1.0]))",
+        "torch.zeros(3).index_put((torch.tensor([1, 2]),), torch.tensor([1.0, 2.0, 3.0]))",
+        "torch.zeros(3).index_put((torch.tensor([1]),), torch.tensor([1]))",
+    ],
+)
