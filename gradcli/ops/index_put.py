@@ -16,7 +16,7 @@ from ..engine.declare import none
 from ..engine.forward import linear
 from ..engine.function import Function
 from ..runtime.errors import GradIndexError, GradRuntimeError, GradTypeError, ShapeError
-from .registry import Arg, Parser, register
+from .registry import FUNCTIONS, Arg, Parser, register
 from .tensor_args import _pytype
 
 
@@ -142,3 +142,92 @@ def index_put(input, indices, values, accumulate=False):  # noqa: A002
             f"{dtypes.scalar_type_name(v.data.dtype)} for the source."
         )
     return IndexPutOp.apply(x, v, key=key, indices=arrays, accumulate=bool(accumulate))
+
+
+# ---------------------------------------------------------------- put
+
+
+class Put(Function):
+    """x with source's elements put (or added) at flat indices of x."""
+
+    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+    __slots__ = ("idx", "accumulate", "source_shape")
+    name = "PutBackward0"
+    saved_names = ("index", "source")
+    saved_extra = {"accumulate": lambda node: node.accumulate}
+    jvp = linear  # linear in its tensor inputs
+
+    def forward(self, x, source, index, idx, accumulate):
+        self.idx, self.accumulate, self.source_shape = idx, accumulate, source.shape
+        self.save(index, source)
+        out = np.array(x, copy=True)
+        flat = out.reshape(-1)
+        if accumulate:
+            np.add.at(flat, idx, source.reshape(-1))
+        else:
+            flat[idx] = source.reshape(-1)
+        return out
+
+    def backward(self, g, F, _index, _source):
+        n = self.needs
+        gx = gs = None
+        if n[0]:
+            if self.accumulate:
+                gx = g
+            elif F.tensor_mode:  # grad.put(index, zeros_like(source), false)
+                zeros = Tensor(np.zeros(self.source_shape, g.data.dtype))
+                gx = Put.apply(g, zeros, index=_index, idx=self.idx, accumulate=False)
+            else:
+                gx = g.copy()
+                gx.reshape(-1)[self.idx] = 0
+        if n[1]:  # grad.take(index).reshape_as(source)
+            if F.tensor_mode:
+                taken = FUNCTIONS["take"](g, Tensor(self.idx))
+                gs = FUNCTIONS["reshape"](taken, *self.source_shape)
+            else:
+                gs = np.ascontiguousarray(g).reshape(-1)[self.idx].reshape(self.source_shape)
+        return gx, gs
+
+
+@register(
+    "put",
+    "put(input, index, source, accumulate=False)",
+    "input with source's elements put at the flat indices index (added with accumulate)",
+    method=True,
+    checks=[
+        ((Arg((2, 3)), Tensor(np.array([0, 4, -1])), Arg((3,))), {}),
+        ((Arg((2, 3)), Tensor(np.array([[1, 1], [5, 0]])), Arg((2, 2))), {"accumulate": True}),
+    ],
+    category="shape",
+    batch=None,
+    inplace="put_",
+    pure=False,
+    parser=Parser(overloaded=True),
+)
+def put(input, index, source, accumulate=False):  # noqa: A002
+    x, i, s = tensor_arg(input), tensor_arg(index), tensor_arg(source)
+    if i.data.dtype != np.int64:
+        raise GradRuntimeError(
+            "put_(): Expected a long tensor for index, but got "
+            f"{dtypes.scalar_type_name(i.data.dtype)}"
+        )
+    if x.data.dtype != s.data.dtype:
+        raise GradRuntimeError(
+            "put_(): self and source expected to have the same dtype, but got self.dtype = "
+            f"{dtypes.scalar_type_name(x.data.dtype)} and source.dtype = "
+            f"{dtypes.scalar_type_name(s.data.dtype)}"
+        )
+    if s.data.size != i.data.size:
+        raise GradIndexError(
+            "put_(): Expected source and index to have the same number of elements, but got "
+            f"source.numel() = {s.data.size}, index.numel() = {i.data.size}"
+        )
+    n = x.data.size
+    flat = i.data.reshape(-1)
+    bad = (flat >= n) | (flat < -n)
+    if bad.any():
+        raise GradIndexError(
+            f"out of range: tried to access index {int(flat[bad][0])} on a tensor of {n} elements."
+        )
+    idx = np.where(flat < 0, flat + n, flat)
+    return Put.apply(x, s, index=i.data, idx=idx, accumulate=bool(accumulate))

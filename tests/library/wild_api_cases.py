@@ -891,3 +891,38 @@ errors(
         "torch.zeros(3).index_put((torch.tensor([1]),), torch.tensor([1]))",
     ],
 )
+
+case(
+    "put/forms",
+    """
+    import torch
+    x = torch.zeros(2, 3, requires_grad=True)
+    s = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    i = torch.tensor([0, 4, -1])
+    y = x.put(i, s)
+    g = y.grad_fn
+    print(y, g, g._saved_accumulate, g._saved_index, g._saved_source)
+    (y * torch.arange(6.0).reshape(2, 3)).sum().backward()
+    print(x.grad, s.grad)
+    print(torch.zeros(2, 3).put(torch.tensor([[0, 0], [1, 1]]),
+                                torch.tensor([[1.0, 2.0], [3.0, 4.0]]), accumulate=True))
+    z = torch.zeros(2, 3)
+    print(z.put_(torch.tensor([1]), torch.tensor([9.0])) is z, z, z._version)
+    h = torch.zeros(3, requires_grad=True)
+    q = torch.tensor([1.0, 2.0], requires_grad=True)
+    gq = torch.autograd.grad((h.put(torch.tensor([0, 2]), q) ** 2).sum(), (h, q), create_graph=True)
+    print(gq)
+    print(torch.put(torch.ones(2, 2), torch.tensor([3]), torch.tensor([5.0])))
+    """,
+)
+
+errors(
+    "put/errors",
+    "import torch",
+    [
+        "torch.zeros(3).put(torch.tensor([3]), torch.tensor([1.0]))",
+        "torch.zeros(3).put(torch.tensor([1, 2]), torch.tensor([1.0]))",
+        "torch.zeros(3).put(torch.tensor([1.0]), torch.tensor([1.0]))",
+        "torch.zeros(3).put(torch.tensor([1]), torch.tensor([1], dtype=torch.int64))",
+    ],
+)
