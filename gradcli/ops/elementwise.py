@@ -646,7 +646,7 @@ def remainder(a, b):
     if type(a) is not Tensor:
         return RemainderRScalar.apply(b, a, dt=dt)
     if type(b) is not Tensor:
-        return RemainderScalar.apply(a, b, dt=dt)
+        return RemainderScalar.apply(a, b=b, dt=dt)  # (the number is no input of the node)
     return Remainder.apply(a, b, dt=dt)
 
 
@@ -662,7 +662,7 @@ class RemainderScalar(Remainder):
         return _remainder(a, b, dt)
 
     def backward(self, g, F):
-        return (F.sum_to(g, self.sa) if self.needs[0] else None, None)
+        return (F.sum_to(g, self.sa),)
 
     def jvp(self, ts, F):
         return ts[0]

@@ -395,6 +395,14 @@ case(
     with torch.autograd.forward_ad.dual_level():
         d = torch.autograd.forward_ad.make_dual(torch.tensor([1.5, 2.5]), torch.tensor([1.0, 2.0]))
         print(torch.autograd.forward_ad.unpack_dual(d % 1.0).tangent)
+    print(len((a % 2).grad_fn.next_functions), (a % 2).grad_fn.next_functions[0][0].name())
+    w = torch.tensor([0.25, 3.0], requires_grad=True)
+    for k in range(4):
+        w2 = w % (0.5 + k)
+        w2.sum().backward()
+        w2.sum().backward()
+    print(w.grad, w2)
+    print(torch.func.vmap(lambda t: t % 0.5)(torch.tensor([[1.25, -0.75], [2.0, 0.3]])))
     """,
 )
 case(
