@@ -222,9 +222,13 @@ class Xlogy(Function):
             return saved[0], self.k
         return saved
 
-    def formula(self, S, a, b, *_):
+    def formula(self, S, *args):
+        if self.form:  # (one input: the tensor)
+            args = (None, args[0]) if self.form == 1 else (args[0], None)
+        a, b = args[:2]
         a = S.number(self.k) if self.form == 1 else S.saved_const(a, self, 0, self.sa)
-        b = S.number(self.k) if self.form == 2 else S.saved_const(b, self, 1, self.sb)
+        j = 0 if self.form else 1  # (b's place among the saved values)
+        b = S.number(self.k) if self.form == 2 else S.saved_const(b, self, j, self.sb)
         return S.map2(lambda u, v: u * S.sp.log(v), S.obj(a), S.obj(b))
 
     def forward(self, a, b, dt, k=None):
@@ -241,10 +245,14 @@ class Xlogy(Function):
             a = _in_dtype(F, a, dt)
         if self.form != 2:
             b = _in_dtype(F, b, dt)
+        if self.form == 1:  # (one input, the tensor other)
+            return (F.sum_to(g * a / b, self.sb),)
+        if self.form == 2:  # (one input, the tensor self)
+            return (F.sum_to(self._self_grad(g, F, a, b), self.sa),)
         n = self.needs
         return (
-            F.sum_to(self._self_grad(g, F, a, b), self.sa) if n[0] and self.form != 1 else None,
-            F.sum_to(g * a / b, self.sb) if n[1] and self.form != 2 else None,
+            F.sum_to(self._self_grad(g, F, a, b), self.sa) if n[0] else None,
+            F.sum_to(g * a / b, self.sb) if n[1] else None,
         )
 
     def _self_grad(self, g, F, a, b):
@@ -267,7 +275,7 @@ class Xlogy(Function):
         # at::xlogy(self_t, other_p).masked_fill((self_p == 0.) & (other_p <= 0.), 0.)
         #   + other_t * self_p / other_p
         a, b = self._pair(saved)
-        ta, tb = ts
+        ta, tb = (None, ts[0]) if self.form == 1 else (ts[0], None) if self.form == 2 else ts
         t = None
         if ta is not None and self.form != 1:
             t = FUNCTIONS["xlogy"](ta, b)
@@ -288,6 +296,9 @@ class XlogyScalarSelf(Xlogy):
     saved_extra = {"self": lambda node: node.k}
     form = 1
 
+    def forward(self, b, dt, k, a):  # (the number self is a parameter, not an input)
+        return Xlogy.forward(self, a, b, dt, k)
+
 
 class XlogyScalarOther(Xlogy):
     """xlogy.Scalar_Other: other a number."""
@@ -298,6 +309,9 @@ class XlogyScalarOther(Xlogy):
     saved_order = None
     saved_extra = {"other": lambda node: node.k}
     form = 2
+
+    def forward(self, a, dt, k, b):  # (the number other is a parameter, not an input)
+        return Xlogy.forward(self, a, b, dt, k)
 
 
 @register(
@@ -337,5 +351,5 @@ def xlogy(input, other):
         check_broadcast(input.data.shape, other.data.shape)
         return Xlogy.apply(input, other, dt=dt)
     if not a_t:
-        return XlogyScalarSelf.apply(Tensor(np.asarray(input, dt)), other, dt=dt, k=input)
-    return XlogyScalarOther.apply(input, Tensor(np.asarray(other, dt)), dt=dt, k=other)
+        return XlogyScalarSelf.apply(other, dt=dt, k=input, a=np.asarray(input, dt))
+    return XlogyScalarOther.apply(input, dt=dt, k=other, b=np.asarray(other, dt))

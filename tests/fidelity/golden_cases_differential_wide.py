@@ -353,6 +353,14 @@ case(
         y = torch.xlogy(a, ot)
         g, = torch.autograd.grad((y * w).sum(), a, create_graph=True)
         print(g, torch.autograd.grad(g.sum(), w))
+    for y in [torch.xlogy(a, 2.0), torch.xlogy(2.0, a + 1), torch.xlogy(a, a + 1), a.xlogy(3)]:
+        print(y, len(y.grad_fn.next_functions))
+        g, = torch.autograd.grad((y * y).sum(), a, create_graph=True)
+        print(g, torch.autograd.grad(g.sum(), a))
+    with torch.autograd.forward_ad.dual_level():
+        d = torch.autograd.forward_ad.make_dual(torch.tensor([1.5, 2.5]), torch.tensor([1.0, 2.0]))
+        print(torch.autograd.forward_ad.unpack_dual(torch.xlogy(d, 3.0)).tangent)
+        print(torch.autograd.forward_ad.unpack_dual(torch.xlogy(3.0, d)).tangent)
     a = torch.tensor([[0.0], [2.0]], requires_grad=True)
     y = torch.xlogy(a, torch.tensor([-1.0, 0.0, 4.0]))
     g, = torch.autograd.grad((y * y).sum(), a, create_graph=True)
