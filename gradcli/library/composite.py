@@ -307,6 +307,8 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         x = _f("flatten")(x)
         d = 0
     else:
+        if x.data.ndim == 0 and isinstance(repeats, Tensor):
+            one_dim(dim, 0)  # ATen sizes the scalar's dim for the counts: PyTorch's error
         d = (norm_dims(dim, x.data.ndim) or (0,))[0]  # (a 0-d tensor's one place: 0)
     if isinstance(repeats, int) and not isinstance(repeats, bool):
         if repeats < 0:
@@ -319,7 +321,8 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         return _f("view")(_f("contiguous")(_f("expand")(u, *expand)), tuple(shape))
     counts = tensor_arg(repeats)
     if counts.data.ndim == 0 or counts.data.size == 1:
-        return repeat_interleave(input, int(counts.data.reshape(-1)[0]), dim)
+        # one count for every place along dim: still an index_select, as in ATen
+        counts = Tensor(np.broadcast_to(counts.data.reshape(1), (x.data.shape[d],)))
     if counts.data.shape[0] != x.data.shape[d]:
         raise GradRuntimeError(
             "repeats must have the same size as input along dim, but got "

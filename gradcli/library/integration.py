@@ -54,6 +54,11 @@ def _trapezoid(name, y, x=None, *, dx=None, dim=-1):
         raise GradTypeError(
             f"{name}(): argument 'y' (position 1) must be Tensor, not {type_name(y)}"
         )
+    if y.data.ndim == 0 and isinstance(x, Tensor) and dx is None:
+        norm_dims(dim, 0)  # wrapped as a scalar's dim, then ATen sizes y's dim 0
+        raise GradRuntimeError(
+            "Dimension specified as 0 but tensor has no dimensions", type_name="IndexError"
+        )
     if y.data.ndim == 0:
         raise GradRuntimeError(
             f"Dimension specified as {dim} but tensor has no dimensions", type_name="IndexError"

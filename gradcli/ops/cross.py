@@ -19,7 +19,7 @@ from ..engine.saved import shown_int
 from ..numerics.floats.fma import fma
 from ..runtime import context
 from ..runtime.errors import GradRuntimeError, GradTypeError, broadcast_error
-from .dims import norm_dims
+from .dims import norm_dims, one_dim
 from .reduce import _torch_name
 from .registry import Arg, register
 
@@ -94,6 +94,8 @@ def _check(a, b, dim, name):
     sa, sb = a.data.shape, b.data.shape
     if len(sa) != len(sb):
         raise GradRuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    if not sa:
+        one_dim(dim, 0)  # a scalar has no dim to take the product along: PyTorch's error
     (axis,) = norm_dims(dim, len(sa)) or (0,)
     if not sa or sa[axis] != 3 or sb[axis] != 3:
         raise GradRuntimeError(

@@ -30,7 +30,7 @@ from .dims import norm_dims
 from .narrowing import narrow
 from .clamp_where import where
 from .reduce import _acc_dtype, _torch_name, prod
-from ..runtime.errors import GradRuntimeError
+from ..runtime.errors import GradIndexError, GradRuntimeError
 from .return_types import ValuesIndices
 from .tensor_args import int_arg
 from .registry import Arg, Parser, register, tensor_f
@@ -293,6 +293,10 @@ def _cummaxmin(name, node, largest):
         x = tensor_arg(input)
         dim = int_arg(name, dim, "dim", 1)
         data = x.data
+        if data.ndim == 0 and dim not in (0, -1):
+            raise GradIndexError(
+                f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}"
+            )
         (axis,) = norm_dims(dim, data.ndim) or (0,)
         if data.ndim == 0:
             values, index = data.copy(), np.zeros((), np.int64)

@@ -226,7 +226,8 @@ def _scatter(base, shape, dtype, axis, index, src, add):
     index's shape) written (`add`: added) at the places `index` names along axis, in
     the order PyTorch's kernel visits them (sums of repeated places in its order, the
     last write winning as in PyTorch)."""
-    out = np.zeros(shape, dtype=dtype) if base is None else base.copy()
+    # (np.array: a 0-d gradient may come as a NumPy scalar, whose copy cannot be written)
+    out = np.zeros(shape, dtype=dtype) if base is None else np.array(base)
     o1 = out.reshape(1) if out.ndim == 0 else out  # a view of out
     i1 = index.reshape(1) if index.ndim == 0 else index
     scalar = np.ndim(src) == 0

@@ -39,7 +39,7 @@ def _slices(a, axis):
 
 
 def _index_add(x, axis, index, src, alpha):
-    out = x.copy()
+    out = np.array(x)  # (a 0-d gradient may be a NumPy scalar: its copy is not writable)
     o, s = _slices(out, axis), _slices(src, axis)
     if alpha == 1:
         np.add.at(o, index, s)  # in index order, as the kernel's loop
@@ -50,7 +50,7 @@ def _index_add(x, axis, index, src, alpha):
 
 
 def _index_copy(x, axis, index, src):
-    out = x.copy()
+    out = np.array(x)  # (a 0-d gradient may be a NumPy scalar: its copy is not writable)
     o, s = _slices(out, axis), _slices(src, axis)
     for k, j in enumerate(index.tolist()):
         o[j] = s[k]
@@ -58,7 +58,7 @@ def _index_copy(x, axis, index, src):
 
 
 def _index_fill(x, axis, index, value):
-    out = x.copy()
+    out = np.array(x)  # (a 0-d gradient may be a NumPy scalar: its copy is not writable)
     _slices(out, axis)[index] = value
     return out
 
@@ -410,7 +410,7 @@ def _scatter_reduce(x, axis, index, src, reduce, include_self):
     places index names reset to the reduction's identity without include_self, then each
     src value combined in the kernel's visiting order (gathering's _order), a mean divided
     by its count (include_self: one more) after."""
-    out = x.copy()
+    out = np.array(x)  # (a NumPy scalar's copy could not be written through o1)
     o1 = out.reshape(1) if out.ndim == 0 else out
     i1 = index.reshape(1) if index.ndim == 0 else index
     s1 = src.reshape(1) if src.ndim == 0 else src
@@ -486,8 +486,9 @@ class ScatterReduce(Function):
             gself, gsrc = self._prod_grads(gt, xt, st, ot, idx)
         else:
             value = gather(ot, axis, idx)
-            self_is = Tensor((xt.data == ot.data).astype(gt.data.dtype))
-            src_is = Tensor((st.data == value.data).astype(gt.data.dtype))
+            # (np.asarray: a 0-d comparison is a NumPy scalar, which scatter_add cannot fill)
+            self_is = Tensor(np.asarray(xt.data == ot.data, gt.data.dtype))
+            src_is = Tensor(np.asarray(st.data == value.data, gt.data.dtype))
             spread = gt / scatter_add(self_is, axis, idx, src_is)
             gself = self_is * spread
             gsrc = src_is * gather(spread, axis, idx)
@@ -515,16 +516,16 @@ class ScatterReduce(Function):
                 dim=self.dim,
             )
 
-        masked_self = f["masked_fill"](x, Tensor(x.data == 0), one)
+        masked_self = f["masked_fill"](x, Tensor(np.asarray(x.data == 0)), one)
         gself = g * again(masked_self, src) / masked_self
-        src_zero = src.data == 0
+        src_zero = np.asarray(src.data == 0)  # (a 0-d comparison is a NumPy scalar)
         zeros = scatter_add(
             Tensor(np.zeros(x.data.shape, x.data.dtype)),
             axis,
             idx,
             Tensor(src_zero.astype(x.data.dtype)),
         )
-        single = Tensor(src_zero & (gather(zeros, axis, idx).data == 1))
+        single = Tensor(np.asarray(src_zero & (gather(zeros, axis, idx).data == 1)))
         masked_src = f["masked_fill"](src, single, one)
         gsrc = f["where"](
             single,
@@ -554,8 +555,8 @@ class ScatterReduce(Function):
         gather, scatter_add = FUNCTIONS["gather"], FUNCTIONS["scatter_add"]
         value = gather(out, axis, idx)
         dt = x.data.dtype
-        self_is = Tensor((x.data == out.data).astype(dt))
-        src_is = Tensor((src.data == value.data).astype(dt))
+        self_is = Tensor(np.asarray(x.data == out.data, dt))
+        src_is = Tensor(np.asarray(src.data == value.data, dt))
         n = scatter_add(self_is, axis, idx, src_is)
         return scatter_add(tx * self_is, axis, idx, tsrc * src_is) / n
 

@@ -24,7 +24,7 @@ from ..numerics.linalg.bmm import matmul_nd, matmul_nd_grads, should_fold, torch
 from .shape import SqueezeMatmul, squeeze, unsqueeze
 from .elementwise import mul
 from .shape import reshape
-from .dims import norm_dims
+from .dims import norm_dims, one_dim
 from .shape import permute
 
 
@@ -425,8 +425,10 @@ def mm(a, b):
 def mv(a, v):
     a, v = tensors_only("mv", a, v, names=("input", "vec"), broadcast=False)
     if a.data.ndim != 2 or v.data.ndim != 1:
+        # ATen sizes its result by the matrix's dim 0 first (one dim: the result's, 1)
+        one_dim(0, a.data.ndim)
         raise GradRuntimeError(
-            f"vector + matrix @ vector expected, got {v.data.ndim}, {a.data.ndim}, {v.data.ndim}"
+            f"vector + matrix @ vector expected, got 1, {a.data.ndim}, {v.data.ndim}"
         )
     _matmul_check(a, v)
     return Mv.apply(a, v)

@@ -41,6 +41,7 @@ from .fused_grads import (
     saved_reduction,
     saved_weight,
 )
+from .dims import norm_dims, one_dim
 from .softmax import log_softmax
 from .shape import to
 from ..runtime import context
@@ -686,6 +687,15 @@ def cross_entropy(
     x, t = tensor_arg(input), tensor_arg(target)
     reduction = _reduction(reduction, size_average, reduce)
     dim = 1 if x.data.ndim >= 2 else 0
+    if x.data.ndim == 0:  # ATen's class dim of a scalar input is 1
+        if t.data.shape != ():
+            norm_dims(1, 0)
+        if t.data.dtype.kind != "f":
+            raise GradRuntimeError(
+                "Expected floating point type for target with class probabilities, got "
+                + dtypes.scalar_type_name(t.data.dtype)
+            )
+        one_dim(1, 0)
     ls = float(label_smoothing)
     if ls > 1.0 or ls < 0.0:
         raise GradRuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {ls:g}")

@@ -559,6 +559,11 @@ def cosine_embedding_loss(
     d = y.data.ndim
     if d not in (0, 1):
         raise GradRuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if a.data.ndim != d + 1 or b.data.ndim != d + 1:
+        raise GradRuntimeError(
+            f"{d}D target tensor expects {d + 1}D input tensors, but found inputs with sizes "
+            f"{list(a.data.shape)} and {list(b.data.shape)}."
+        )
     mul, s = _OP["mul"], _OP["sum"]
     prod_sum = s(mul(a, b), d)
     mag1 = _OP["add"](s(mul(a, a), d), 1e-12)

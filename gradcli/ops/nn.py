@@ -196,7 +196,12 @@ def _same_dtype(x, w, what="mat1 and mat2"):
 )  # F.linear only: torch has no torch.linear
 def linear(input, weight, bias=None):
     x, w = tensor_arg(input), tensor_arg(weight)
-    if w.data.ndim != 2 or x.data.ndim == 0 or x.data.shape[-1] != w.data.shape[1]:
+    if x.data.ndim == 0 or w.data.ndim == 0:
+        raise GradRuntimeError(
+            "both arguments to linear need to be at least 1D, but they are "
+            f"{x.data.ndim}D and {w.data.ndim}D"
+        )
+    if w.data.ndim != 2 or x.data.shape[-1] != w.data.shape[1]:
         xs = x.data.shape if x.data.ndim != 1 else (1,) + x.data.shape
         rows = prod(xs[:-1]) if xs else 1
         raise GradRuntimeError(

@@ -467,3 +467,100 @@ case(
     torch.tensor(2.0, requires_grad=True).unflatten(0, (1,))
     """,
 )
+
+case(
+    "zero_d/scatter_and_index_updates_with_a_head_gradient",
+    """
+    x = torch.tensor(0.5, requires_grad=True)
+    s = torch.tensor(0.25, requires_grad=True)
+    i = torch.tensor(0)
+    for f in [
+        lambda: torch.index_fill(x * 2, 0, i, 3.0),
+        lambda: torch.index_add(x * 2, 0, i, s * 2),
+        lambda: torch.index_copy(x * 2, 0, i, s * 2),
+        lambda: torch.scatter_add(x * 2, 0, i, s * 2),
+        lambda: torch.scatter(x * 2, 0, i, s * 2),
+        lambda: torch.scatter(x * 2, 0, i, 0.0),
+    ]:
+        y = f()
+        print(y, torch.autograd.grad(y * 3, (x, s), allow_unused=True, retain_graph=True))
+        print(torch.autograd.grad(y * 3, (x, s), allow_unused=True, create_graph=True))
+    """,
+)
+case(
+    "zero_d/scatter_reduce_of_scalars",
+    """
+    for red in ["amax", "amin", "prod", "mean", "sum"]:
+        for inc in [True, False]:
+            for v in [0.0, 0.25, -0.52]:
+                a0 = torch.tensor(-0.52, requires_grad=True)
+                a1 = torch.tensor(v, requires_grad=True)
+                r = torch.scatter_reduce(a0, 0, torch.tensor(0), a1, red, include_self=inc)
+                g = torch.autograd.grad(r, (a0, a1), create_graph=True)
+                print(red, inc, r, g)
+                s = g[0] * g[1] + g[0] * a1
+                print(torch.autograd.grad(s, (a0, a1), allow_unused=True))
+    """,
+)
+
+for _name, _call in [
+    ("cross_entropy_probabilities", "F.cross_entropy(a, torch.tensor(0.5))"),
+    ("cross_entropy_none", "F.cross_entropy(a, torch.tensor(0.5), reduction='none')"),
+    ("cross_entropy_smoothed", "F.cross_entropy(a, torch.tensor(0.5), label_smoothing=0.1)"),
+    ("cross_entropy_class_index", "F.cross_entropy(a, torch.tensor(0))"),
+    ("cross_entropy_vector_target", "F.cross_entropy(a, torch.tensor([0.5]))"),
+    ("cosine_embedding_loss", "F.cosine_embedding_loss(a, b, torch.tensor(1.0))"),
+    (
+        "cosine_embedding_loss_0d_target_2d_inputs",
+        "F.cosine_embedding_loss(torch.ones(2, 2), torch.ones(2, 2), torch.tensor(1.0))",
+    ),
+    (
+        "cosine_embedding_loss_1d_target_1d_inputs",
+        "F.cosine_embedding_loss(torch.ones(2), torch.ones(2), torch.tensor([1.0]))",
+    ),
+    ("cummax_dim_1", "torch.cummax(a, 1)"),
+    ("cummin_dim_minus_2", "torch.cummin(a, -2)"),
+    ("cummax_dim_0", "torch.cummax(a, 0)[0] * b"),
+    ("cummin_dim_minus_1", "torch.cummin(a, -1)[0] * b"),
+    ("mv_of_scalars", "torch.mv(a, b)"),
+    ("mv_scalar_matrix", "torch.mv(a, torch.ones(2))"),
+    ("mv_scalar_vector", "torch.mv(torch.ones(2, 2), b)"),
+    ("mv_three_dims", "torch.mv(torch.ones(2, 2, 2), torch.ones(2))"),
+    ("mv_vector_vector", "torch.mv(torch.ones(2), torch.ones(2))"),
+    ("cross_dim_1", "torch.cross(a, b, dim=1)"),
+    ("cross_dim_minus_1", "torch.cross(a, b, dim=-1)"),
+    ("linalg_cross", "torch.linalg.cross(a, b)"),
+    ("linalg_cross_dim_4", "torch.linalg.cross(a, b, dim=4)"),
+    ("trapezoid_points", "torch.trapezoid(a, b)"),
+    ("trapezoid_points_dim_minus_1", "torch.trapezoid(a, b, dim=-1)"),
+    ("trapezoid_points_dim_3", "torch.trapezoid(a, b, dim=3)"),
+    ("trapezoid_vector_points", "torch.trapezoid(a, torch.ones(2))"),
+    ("trapezoid_spacing", "torch.trapezoid(a, dx=2.0)"),
+]:
+    _scalar_case(_name, _call)
+
+for _name, _call in [
+    ("linear_of_scalars", "F.linear(a, b)"),
+    ("linear_scalar_weight", "F.linear(torch.ones(2), b)"),
+    ("linear_scalar_input", "F.linear(a, torch.ones(2, 1))"),
+    ("repeat_interleave_counts_dim_0", "torch.repeat_interleave(a, torch.tensor([2]), dim=0)"),
+    ("repeat_interleave_counts_dim_minus_1", "torch.repeat_interleave(a, torch.tensor(2), dim=-1)"),
+    ("repeat_interleave_counts_dim_1", "torch.repeat_interleave(a, torch.tensor([2]), dim=1)"),
+    ("repeat_interleave_two_counts", "torch.repeat_interleave(a, torch.tensor([2, 3]), dim=0)"),
+    ("repeat_interleave_counts_flat", "torch.repeat_interleave(a, torch.tensor([2])) * b"),
+    ("repeat_interleave_number_dim_0", "torch.repeat_interleave(a, 2, dim=0) * b"),
+    ("repeat_interleave_number_dim_1", "torch.repeat_interleave(a, 2, dim=1)"),
+]:
+    _scalar_case(_name, _call)
+
+case(
+    "zero_d/repeat_interleave_by_one_count_is_an_index_select",
+    """
+    x = torch.tensor([1.5, 2.5], requires_grad=True)
+    y = torch.repeat_interleave(x, torch.tensor([2]), dim=0)
+    print(y)
+    y.sum().backward()
+    print(x.grad)
+    print(torch.repeat_interleave(x, torch.tensor(3)))
+    """,
+)
