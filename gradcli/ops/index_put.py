@@ -63,7 +63,7 @@ class IndexPutOp(Function):
                 zero = Tensor(np.zeros((), g.data.dtype))
                 gx = IndexPutOp.apply(g, zero, key=self.key, indices=self.indices, accumulate=False)
             else:
-                gx = g.copy()
+                gx = np.array(g)  # (a 0-d gradient may be a NumPy scalar: not writable)
                 gx[self.key] = 0
         if n[1]:
             gv = F.sum_to(F.take(g, self.key), self.shape)
@@ -178,7 +178,7 @@ class Put(Function):
                 zeros = Tensor(np.zeros(self.source_shape, g.data.dtype))
                 gx = Put.apply(g, zeros, index=_index, idx=self.idx, accumulate=False)
             else:
-                gx = g.copy()
+                gx = np.array(g)  # (a 0-d gradient may be a NumPy scalar: not writable)
                 gx.reshape(-1)[self.idx] = 0
         if n[1]:  # grad.take(index).reshape_as(source)
             if F.tensor_mode:

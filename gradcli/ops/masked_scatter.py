@@ -143,7 +143,7 @@ def masked_scatter(input, mask, source):  # noqa: A002
             "masked_scatter: expected self and source to have same dtypes but got"
             f"{dtypes.scalar_type_name(x.data.dtype)} and {dtypes.scalar_type_name(s.data.dtype)}"
         )
-    full = np.ascontiguousarray(np.broadcast_to(m.data, shape))
+    full = np.array(np.broadcast_to(m.data, shape), order="C")  # (a 0-d mask stays 0-d)
     if np.count_nonzero(full) > s.data.size:
         raise GradRuntimeError("Number of elements of source < number of ones in mask")
     return MaskedScatter.apply(x, s, mask=full, given_mask=m.data)

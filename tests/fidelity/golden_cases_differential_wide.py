@@ -564,3 +564,20 @@ case(
     print(torch.repeat_interleave(x, torch.tensor(3)))
     """,
 )
+
+case(
+    "zero_d/masked_scatter_and_put_of_scalars",
+    """
+    x = torch.tensor(0.5, requires_grad=True)
+    s = torch.tensor(0.25, requires_grad=True)
+    for f in [
+        lambda: torch.masked_scatter(x * 2, torch.tensor(True), s * 2),
+        lambda: torch.masked_scatter(x * 2, torch.tensor(False), s * 2),
+        lambda: torch.put(x * 2, torch.tensor(0), s * 2),
+        lambda: torch.put(x * 2, torch.tensor(0), s * 2, accumulate=True),
+    ]:
+        y = f()
+        print(y, torch.autograd.grad(y * 3, (x, s), allow_unused=True, retain_graph=True))
+        print(torch.autograd.grad(y * 3, (x, s), allow_unused=True, create_graph=True))
+    """,
+)
