@@ -576,6 +576,8 @@ def _nll_checks(x, t, weight):
     """nll_loss's checks of its arguments' dtypes and shapes (PyTorch's, in its order);
     the weight as NllLoss takes it: the Tensor, its array when it requires grad (no
     gradient goes to it), None or an array of its values."""
+    if x.data.ndim == 0:  # nll_loss_nd's first check
+        raise GradValueError("Expected 1 or more dimensions (got 0)")
     if t.data.dtype.kind not in "iu":
         raise GradRuntimeError(
             "expected target dtype to be Long or Byte, but got "

@@ -581,3 +581,10 @@ case(
         print(torch.autograd.grad(y * 3, (x, s), allow_unused=True, create_graph=True))
     """,
 )
+
+for _name, _call in [
+    ("nll_loss_of_a_scalar", "F.nll_loss(a, torch.tensor(0))"),
+    ("nll_loss_of_a_scalar_float_target", "F.nll_loss(a, torch.tensor(0.5))"),
+    ("nll_loss_of_a_scalar_vector_target", "F.nll_loss(a, torch.tensor([0]))"),
+]:
+    _scalar_case(_name, _call)
