@@ -26,7 +26,9 @@ ESCAPES = [
     (NP + "np.vectorize", "AttributeError"),
     (NP + "np.frompyfunc", "AttributeError"),
     (NP + "np.__dict__", "AttributeError"),
-    (NP + "np.random.RandomState", "AttributeError"),
+    (NP + "np.random.RandomState(0).__reduce__()", "AttributeError"),
+    (NP + "np.random.RandomState(0)._bit_generator", "AttributeError"),
+    (NP + "np.random.RandomState.__self__", "AttributeError"),
     (NP + "np.random.__dict__", "AttributeError"),
     (NP + "np.linalg.__dict__", "AttributeError"),
     # an array's attributes: the allowlist only
