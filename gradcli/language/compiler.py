@@ -195,7 +195,15 @@ class Compiler(Statements, Control, Definitions, Expressions, Comprehensions, Ca
         return method(node)
 
 
-stdlib.add_module("dataclasses", lambda: dataclass.make_module(lambda: Compiler({})))
+def _methods_compiler():
+    """The compiler of the methods @dataclass and total_ordering generate: over the running
+    session's built-ins, whose `dict`, `tuple`, `type`... the methods' text names (a namespace
+    of its own would install other type objects, and type({}) is dict would no longer hold)."""
+    session = context.current.session
+    return Compiler(session.builtins if session is not None else {})
+
+
+stdlib.add_module("dataclasses", lambda: dataclass.make_module(_methods_compiler))
 stdlib.add_members(
-    "functools", lambda: {"total_ordering": ordering.total_ordering(lambda: Compiler({}))}
+    "functools", lambda: {"total_ordering": ordering.total_ordering(_methods_compiler)}
 )

@@ -16,6 +16,25 @@ import pytest
 from conftest import run_inprocess
 
 PROGRAMS = {
+    "type_is_after_dataclass_and_total_ordering": """
+import functools
+from dataclasses import dataclass
+@dataclass
+class P:
+    x: float
+@functools.total_ordering
+class A:
+    def __init__(self, v):
+        self.v = v
+    def __eq__(self, o):
+        return self.v == o.v
+    def __lt__(self, o):
+        return self.v < o.v
+def kinds(v):
+    return type(v) is dict, type(v) is tuple, type(v) is list, type(v) is set
+print(P(1), A(1) >= A(2), kinds({}), kinds(()), kinds([]), kinds(set()))
+print(type({}) is dict, type((1,)) is tuple, isinstance(P(2), P), type(vars(P(3))) is dict)
+""",
     "an_attribute_object_lacks_names_object": """
 class C:
     pass
