@@ -921,7 +921,15 @@ def test_only_the_command_line_exits_quietly_on_start_up_interrupts(orig_argv, q
         "print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)\n"
     )
     r = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=ENV, timeout=60
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=ENV,
+        timeout=60,
+        # (a child started with SIGINT ignored, as a shell's background job is, keeps it
+        # ignored and Python installs no handler: start it as a terminal would)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert r.stdout == f"{not quiet}\n", r.stderr
 
