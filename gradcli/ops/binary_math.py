@@ -130,6 +130,18 @@ def atan2(input, other):
     return Atan2.apply(a, b, dt=_float_result(a, b))
 
 
+def floats_only(kernel, a, b):
+    """The result dtype of two tensors whose CPU kernel (`<kernel>_cpu`) takes floating
+    dtypes only; PyTorch's NotImplementedError for any other."""
+    dt = dtypes.result_type(a, b)
+    if dt.kind != "f":
+        raise GradRuntimeError(
+            f"\"{kernel}_cpu\" not implemented for '{dtypes.scalar_type_name(dt)}'",
+            type_name="NotImplementedError",
+        )
+    return dt
+
+
 @register(
     "hypot",
     "hypot(input, other)",
@@ -144,13 +156,7 @@ def atan2(input, other):
 )
 def hypot(input, other):
     a, b = tensors_only("hypot", input, other)
-    dt = dtypes.result_type(a, b)
-    if dt.kind != "f":
-        raise GradRuntimeError(
-            f"\"hypot_cpu\" not implemented for '{dtypes.scalar_type_name(dt)}'",
-            type_name="NotImplementedError",
-        )
-    return Hypot.apply(a, b, dt=dt)
+    return Hypot.apply(a, b, dt=floats_only("hypot", a, b))
 
 
 with_method_positions(atan2, "atan2")

@@ -19,9 +19,9 @@ from ..numerics.floats.fma import fma
 from ..numerics.floats.libm_log import libm_logf
 from ..numerics.floats.sleef_exp2 import exp2d, exp2f
 from ..runtime import context
-from ..runtime.errors import GradRuntimeError, GradTypeError
+from ..runtime.errors import GradTypeError
 from ..runtime.limits import check_broadcast
-from .binary_math import _in_dtype, _operands
+from .binary_math import _in_dtype, _operands, floats_only
 from .registry import FUNCTIONS, Arg, Parser, register
 from .tensor_args import _pytype, tensors_only, with_method_positions
 
@@ -87,13 +87,7 @@ class Logaddexp(Function):
 )
 def logaddexp(input, other):
     a, b = tensors_only("logaddexp", input, other)
-    dt = dtypes.result_type(a, b)
-    if dt.kind != "f":
-        raise GradRuntimeError(
-            f"\"logaddexp_cpu\" not implemented for '{dtypes.scalar_type_name(dt)}'",
-            type_name="NotImplementedError",
-        )
-    return Logaddexp.apply(a, b, dt=dt)
+    return Logaddexp.apply(a, b, dt=floats_only("logaddexp", a, b))
 
 
 with_method_positions(logaddexp, "logaddexp")
@@ -181,13 +175,7 @@ class Logaddexp2(Function):
 )
 def logaddexp2(input, other):
     a, b = tensors_only("logaddexp2", input, other)
-    dt = dtypes.result_type(a, b)
-    if dt.kind != "f":
-        raise GradRuntimeError(
-            f"\"logaddexp2_cpu\" not implemented for '{dtypes.scalar_type_name(dt)}'",
-            type_name="NotImplementedError",
-        )
-    return Logaddexp2.apply(a, b, dt=dt)
+    return Logaddexp2.apply(a, b, dt=floats_only("logaddexp2", a, b))
 
 
 with_method_positions(logaddexp2, "logaddexp2")
