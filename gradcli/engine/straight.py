@@ -37,7 +37,7 @@ from ..numerics.sums import sum_rows
 from ..numerics.sums.sum_mid import MID_MIN
 from ..runtime import context
 from ..runtime.errors import GradRuntimeError
-from . import observe, schedule, versions
+from . import observe, schedule, straight_code, versions
 from .autograd import _ONES, _cast, _store_grad, plain_node
 from .passes import SECOND_BACKWARD, _deliver, deliver_leaves, finished_leaves
 from .schedule import Later, LaterF
@@ -135,13 +135,17 @@ def _make(root, steps, build=True):
     key = (steps, sent, tuple(type(n).holds_saved for n in walked))  # (what the tree says)
     code = _CODE.get(key)
     if code is None:
-        if not build:
-            return None
+        code = straight_code.read(key)  # (a code made by an earlier run)
+        if code is None:
+            if not build:
+                return None
+            module_tree = _tree(walked, steps, sent)
+            # a tree built here from the schedule's numbers, never a text
+            code = compile(module_tree, "<backward>", "exec")
+            straight_code.write(key, code)
         if len(_CODE) >= _KEEP:
             _CODE.clear()
-        module_tree = _tree(walked, steps, sent)
-        # a tree built here from the schedule's numbers, never a text
-        code = _CODE[key] = compile(module_tree, "<backward>", "exec")
+        _CODE[key] = code
     space = dict(_SPACE)
     space["steps"] = steps
     space.update((f"D{k}", n.out_dtype) for k, n in enumerate(walked))
