@@ -170,7 +170,7 @@ def plan(body, seen, notes):
                 raise Fail(f"`{what[0]}.{what[1]}()` may run the program's code")
             cleared = _zero_grad(what, extra, seen[i], checks, line)
             items.append(cleared or AsCompiled(AS_COMPILED, closure))
-            calls = calls or cleared is None
+            calls = calls or (cleared is None and not _keeps(seen[i][what[0]], what[1]))
         else:  # run as compiled: what it reads must run no code of the program
             checks.extend(_kinds(extra, seen[i]))
             items.append(AsCompiled(AS_COMPILED, closure))
@@ -668,6 +668,15 @@ def _calls(v, attr):
     if isinstance(v, Module):
         return not any(program_object(m) for m in v.modules())
     return True
+
+
+def _keeps(v, attr):
+    """Whether the call `v.attr(numbers)` (`_calls` allowed it) leaves every check of a
+    plan as it found it: its class declares the method in `replay_keeps` (an
+    optimizer's `step`: the parameters' values change in place, not their tensors,
+    dtypes, shapes or graphs, nor any module, list or name), so the iteration after
+    it may be steady and no assignment after it is checked again (`_rechecked`)."""
+    return not program_object(v) and attr in getattr(type(v), "replay_keeps", ())
 
 
 def _view_base(j, cls, params, argidx, frees, viewof, opview, mode, swap):

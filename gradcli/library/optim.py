@@ -133,6 +133,9 @@ class Optimizer:
     #: its methods, called with numbers or nothing, run no code of the program (a
     #: replayed loop may run `opt.step()` as compiled between replayed statements)
     replay_calls = True
+    #: of them, those that change nothing a replayed plan checks (each parameter's
+    #: values in place, the optimizer's own state): language/replay_plan.py `_keeps`
+    replay_keeps = ("step", "zero_grad")
     language_subclassable = True
 
     def __init__(self, params, defaults):

@@ -577,6 +577,46 @@ print(out, model.fc.weight.grad, other.fc.bias.grad)
 }
 PROGRAMS.update(NETS)
 
+# an optimizer's step keeps the plan's checks (Optimizer.replay_keeps): the iterations
+# after it are steady, and what an `if` changes mid-loop is still checked
+STEADY = {
+    "adam_steady_then_changed": _HEAD
+    + """for i in range(40):
+    opt.zero_grad()
+    loss = loss_fn(model(X), y)
+    loss.backward()
+    opt.step()
+    if i == 12:
+        X = torch.randn(9, 3)
+        y = (X[:, 0] > 0).float().reshape(-1, 1)
+    if i == 20:
+        opt.param_groups[0]["lr"] = 0.01
+    if i == 28:
+        model.bias = nn.Parameter(torch.zeros(1))
+        opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+"""
+    + _AFTER,
+    "sgd_steady_item": """from torch import nn
+torch.manual_seed(1)
+X = torch.randn(10, 4)
+Y = torch.randn(10, 2)
+model = nn.Sequential(nn.Linear(4, 5), nn.Tanh(), nn.Linear(5, 2))
+opt = torch.optim.SGD(model.parameters(), lr=0.05)
+total = 0.0
+for i in range(30):
+    out = model(X)
+    loss = ((out - Y) ** 2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    total += loss.item()
+    if i == 15:
+        model[0].weight.requires_grad_(False)
+print(total, loss, model[0].weight.grad, model[2].weight, model[2].bias.grad)
+""",
+}
+PROGRAMS.update(STEADY)
+
 REPLAYED = {
     "matmul": 30,
     "matmul_shape_changes": 5,
@@ -610,6 +650,8 @@ REPLAYED = {
     "parameter_list_grown": 7,
     "parameter_list_rebound": 16,
     "parameter_list_zero": 11,
+    "adam_steady_then_changed": 30,
+    "sgd_steady_item": 25,
 }
 
 
@@ -636,3 +678,20 @@ def test_the_report_says_whether_a_loop_replayed(monkeypatch):
         "not have)",
         "replay: loop at line 6: 39 of 40 iterations replayed",
     ]
+
+
+@pytest.mark.parametrize("name", list(STEADY))
+def test_an_optimizer_step_keeps_the_checks(name, monkeypatch):
+    """After a replayed iteration whose only call is an optimizer's step, the next is
+    steady: the whole checks are made only where an `if` ran code of the program (and
+    after noting), not before each iteration."""
+    count = [0]
+    real = replay._check
+
+    def counted(checks, s):
+        count[0] += 1
+        return real(checks, s)
+
+    monkeypatch.setattr(replay, "_check", counted)
+    assert replayed_iterations(monkeypatch, PROGRAMS[name]) >= REPLAYED[name]
+    assert count[0] <= 12
