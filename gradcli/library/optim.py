@@ -32,7 +32,7 @@ from ..runtime.errors import (
     GradTypeError,
     GradValueError,
 )
-from ..numerics import mkl, native
+from ..numerics import mkl, native_optim
 from ..numerics.floats.fma import fma, one_rounding
 from ..ops.registry import not_a_tensor_op
 from ..core.tensor import Tensor
@@ -90,7 +90,7 @@ def decayed(p, g, o, dt, decoupled=False):
 def moments(st, g, beta1, beta2, dt):
     """Adam's running averages: exp_avg.lerp_(g, 1 - beta1) and exp_avg_sq's of squares
     (both in one compiled loop when it is loaded: numerics/native_steps.py)."""
-    got = native.moments(st["exp_avg"], st["exp_avg_sq"], g, 1 - beta1, beta2)
+    got = native_optim.moments(st["exp_avg"], st["exp_avg_sq"], g, 1 - beta1, beta2)
     if got is not None:
         st["exp_avg"], st["exp_avg_sq"] = got
         return got
@@ -484,14 +484,26 @@ class Adam(Optimizer):
         bias_correction1 = 1 - beta1**step
         bias_correction2 = 1 - beta2**step
         step_size = o["lr"] / bias_correction1
-        if not o["amsgrad"]:  # the whole step in one compiled loop, where it is loaded
-            c, eps, value = dt(bias_correction2**0.5), dt(o["eps"]), dt(-step_size)
-            got = native.adam(
-                st["exp_avg"], st["exp_avg_sq"], g, p, 1 - beta1, beta2, c, eps, value, sqrt
-            )
-            if got is not None:
-                st["exp_avg"], st["exp_avg_sq"], new = got
-                return new
+        # the whole step in one compiled loop, where it is loaded
+        c, eps, value = dt(bias_correction2**0.5), dt(o["eps"]), dt(-step_size)
+        got = native_optim.adam(
+            st["exp_avg"],
+            st["exp_avg_sq"],
+            g,
+            p,
+            1 - beta1,
+            beta2,
+            c,
+            eps,
+            value,
+            sqrt,
+            st["max_exp_avg_sq"] if o["amsgrad"] else None,
+        )
+        if got is not None:
+            st["exp_avg"], st["exp_avg_sq"], new, most = got
+            if most is not None:
+                st["max_exp_avg_sq"] = most
+            return new
         avg, sq = moments(st, g, beta1, beta2, dt)
         if o["amsgrad"]:
             sq = st["max_exp_avg_sq"] = np.maximum(st["max_exp_avg_sq"], sq)

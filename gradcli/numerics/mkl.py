@@ -310,6 +310,18 @@ def unary(name, x):
     return out
 
 
+def vml_function(name, dtype):
+    """(the address of VML's `name` for float32/float64 values, void fn(int n, const T* x,
+    T* out, int64 mode), and the mode ATen passes it) for a compiled loop to call (VML
+    computes each value alone: the bits `unary` gives; `vml_threads` first), or None
+    without MKL."""
+    p = _KINDS.get(dtype.char)
+    if p is None or lib() is None:
+        return None
+    fn = FNS.get(f"vm{p}{VML[name]}")
+    return None if fn is None else (ctypes.cast(fn, ctypes.c_void_p).value, _VML_HA)
+
+
 _VML_FNS: dict = {}
 _SMALL = 16  # up to this many values go through the fixed buffers
 _VML_THREADED = 1024  # VML runs fewer values on one thread whatever the setting
@@ -800,6 +812,15 @@ def one_thread():
     """MKL on one thread on this thread, until `threads`."""
     if _LOCAL[0] is None:
         _LOCAL[0] = FNS["MKL_Set_Num_Threads_Local"](_ONE_THREAD)
+
+
+def vml_threads(n):
+    """MKL's threads set as `unary` sets them for a VML call on n values."""
+    if n >= _VML_THREADED:
+        if _state["solo"]:
+            one_thread()
+        else:
+            threads()
 
 
 def threads():

@@ -201,6 +201,7 @@ def _sources_hash():
                 "native_steps.py",
                 "native_sums.py",
                 "native_pool.py",
+                "native_act.py",
             )
         ),
     ):
@@ -225,10 +226,34 @@ UNARY = ("expd", "log1pd", "logd")
 UNARY32 = ("expf", "logf", "log1pf")
 #: whole SLEEF kernels of two doubles (numerics/native_pow.py): pow
 BINARY = ("powd",)
+#: kernels of PyTorch's built on SLEEF's exp and log1p (numerics/native_act.py), of one
+#: input and of two, by dtype char
+ACT1 = {"sigmoid": ("sigmoid_d", "sigmoid_f"), "log_sigmoid": ("log_sigmoid_d", "log_sigmoid_f")}
+ACT2 = {"bce_logits": ("bce_logits_d", "bce_logits_f")}
 #: an optimizer's running averages of doubles and of floats (numerics/native_steps.py)
 STEPS = ("moments_d", "moments_f")
 #: and Adam's step of a parameter after its averages and their square root
 ADAM = ("adam_d", "adam_f")
+#: and the whole step in one call (averages, AMSGrad's maximum, MKL's square root, step)
+ADAM_STEP = {"d": "adam_step_d", "f": "adam_step_f"}
+#: its parameters, in this order in its i64 array (addresses, but n and mode); k: (w, 1 - w,
+#: 1 - beta2, beta2, c, eps, value) as doubles; max_sq 0 without AMSGrad
+ADAM_PARAMS = (
+    "n",
+    "g",
+    "avg",
+    "sq",
+    "p",
+    "avg_out",
+    "sq_out",
+    "p_out",
+    "root",
+    "sqrt",
+    "mode",
+    "k",
+    "max_sq",
+    "max_out",
+)
 #: whole sums in PyTorch's order, of floats and of doubles (numerics/native_sums.py)
 SUMS = {"f": "sums_f", "d": "sums_d"}
 #: max_pool2d's forward and backward over windows inside the input (numerics/native_pool.py)
@@ -263,8 +288,10 @@ class _Kernels:
         self.fns = {(kind, types): sig(addrs[f"{kind}_{types}"]) for kind, types in LOOPS}
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 3)
         self.unary = {kind: sig(addrs[kind]) for kind in UNARY + UNARY32}
+        self.unary.update((k, sig(addrs[k])) for names in ACT1.values() for k in names)
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 4)
         self.binary = {kind: sig(addrs[kind]) for kind in BINARY}
+        self.binary.update((k, sig(addrs[k])) for names in ACT2.values() for k in names)
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 4)
         self.fma32h = sig(addrs["fma32h"])
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, *[ctypes.c_void_p] * 5)
@@ -273,6 +300,8 @@ class _Kernels:
         self.steps = {name: sig(addrs[name]) for name in STEPS}
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 5)
         self.steps.update((name, sig(addrs[name])) for name in ADAM)
+        sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p)
+        self.adam_step = {char: sig(addrs[name]) for char, name in ADAM_STEP.items()}
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64)
         self.sums = {char: sig(addrs[name]) for char, name in SUMS.items()}
         self.pool_max = {char: sig(addrs[name]) for char, name in POOL_MAX.items()}
@@ -291,10 +320,11 @@ class _Kernels:
         import llvmlite.ir as ir
 
         # (only compiling needs the IR makers)
+        from .native_act import kernel_ir as act_ir
         from .native_pow import binary as binary_ir
         from .native_sleef import unary as unary_ir
         from .native_sleef32 import ternary as ternary32_ir, unary as unary32_ir
-        from .native_steps import adam_param_ir, moments_ir
+        from .native_steps import adam_param_ir, adam_step_ir, moments_ir
         from .native_sums import sums_module
         from .native_pool import kept_ir, pool_max_ir, pool_scatter_ir, rows_ir
 
@@ -318,11 +348,16 @@ class _Kernels:
                 unary32_ir(ir, mod, kind, kind)
             for kind in BINARY:
                 binary_ir(ir, mod, kind)
+            for names in (*ACT1.values(), *ACT2.values()):
+                for name in names:
+                    act_ir(ir, mod, name)
             ternary32_ir(ir, mod, "fma32h")
             for name in STEPS:
                 moments_ir(ir, mod, name, name.endswith("_f"))
             for name in ADAM:
                 adam_param_ir(ir, mod, name, name.endswith("_f"))
+            for char, name in ADAM_STEP.items():
+                adam_step_ir(ir, mod, name, char == "f")
             for char, name in POOL_MAX.items():
                 pool_max_ir(ir, mod, name, char == "f")
             for char, name in POOL_SCATTER.items():
@@ -350,7 +385,8 @@ class _Kernels:
         engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
         engine.finalize_object()
         names = [f"{k}_{t}" for k, t in LOOPS] + [*UNARY, *UNARY32, *BINARY, "fma32h", "chain32"]
-        names += STEPS + ADAM
+        names += STEPS + ADAM + tuple(ADAM_STEP.values())
+        names += [k for names in (*ACT1.values(), *ACT2.values()) for k in names]
         names += SUMS.values()
         names += [*POOL_MAX.values(), *POOL_SCATTER.values(), *KEPT.values(), *ROWS.values()]
         names += RELU.values()
@@ -718,74 +754,19 @@ def quick(kind, a, b, c):
     return out
 
 
-# (w, beta2, dtype) -> (the running averages' four constants as an array, its address)
-_consts: dict = {}
-
-
-def moments(avg, sq, g, w, beta2):
-    """(avg.lerp(g, w), sq * beta2 + (1 - beta2) * g * g) as library/optim.py's `lerp`
-    and `squares_avg` compute them (w, beta2 Python floats; the arrays of one float dtype
-    and shape, C-contiguous), by the compiled loop; None where it is not loaded, the
-    arrays are not such, or a value needs NumPy's emulation (numerics/native_steps.py)."""
-    lib = _state["lib"]
-    if not lib:
+def act(name, dt, *xs, exact=None):
+    """ACT1's or ACT2's kernel `name` of the C-contiguous arrays xs (one shape, float32
+    or float64 dt: the loops' own dtype) as `unary`'s (exact(values) for the flagged
+    ones), or None where the loops are not loaded (or should not be yet: `ready`)."""
+    if dt is not D and dt is not F:
         return None
-    dt = g.dtype
-    if (
-        (dt is not D and dt is not F)
-        or avg.dtype is not dt
-        or sq.dtype is not dt
-        or avg.shape != g.shape
-        or sq.shape != g.shape
-        or not (g.flags.c_contiguous and avg.flags.c_contiguous and sq.flags.c_contiguous)
-    ):
+    lib = ready(xs[0].size)
+    if lib is None:
         return None
-    key = (w, beta2, dt.char)
-    k = _consts.get(key)
-    if k is None:
-        t = dt.type
-        tw = t(w)
-        arr = np.array([tw, t(1) - tw, t(1 - beta2), t(beta2)], D)
-        if len(_consts) >= 64:
-            _consts.clear()
-        k = _consts[key] = (arr, address(arr))
-    new_avg, new_sq = np.empty_like(avg), np.empty_like(sq)
-    fn = lib.steps["moments_f" if dt is F else "moments_d"]
-    if fn(g.size, address(g), address(avg), address(sq), address(new_avg), address(new_sq), k[1]):
-        return None
-    return new_avg, new_sq
-
-
-#: Adam's (c, eps, value) for the parameter's step and their address, per dtype: they
-#: change at every step, written into the array kept
-_adam_consts: dict = {}
-
-
-def adam(avg, sq, g, p, w, beta2, c, eps, value, sqrt):
-    """(new avg, new sq, new p) of Adam's step as library/optim.py's Adam.update makes
-    them: `moments`, then p + (value * avg) / (sqrt(sq) / c + eps) (c, eps and value
-    values of p's dtype; sqrt the caller's, MKL's), by the compiled loops; None where
-    `moments` gives None or p is not of the arrays' dtype, shape and layout."""
-    if p.dtype is not g.dtype or p.shape != g.shape or not p.flags.c_contiguous:
-        return None
-    got = moments(avg, sq, g, w, beta2)
-    if got is None:
-        return None
-    new_avg, new_sq = got
-    root = sqrt(new_sq)
-    if root.dtype is not p.dtype or not root.flags.c_contiguous:
-        return None
-    dt = p.dtype
-    kept = _adam_consts.get(dt.char)
-    if kept is None:
-        arr = np.zeros(3, D)
-        kept = _adam_consts[dt.char] = (arr, address(arr))
-    k, at = kept
-    k[0], k[1], k[2] = c, eps, value
-    new_p = np.empty_like(p)
-    fn = _state["lib"].steps["adam_f" if dt is F else "adam_d"]
-    fn(p.size, address(root), address(new_avg), address(p), address(new_p), at)
-    return new_avg, new_sq, new_p
+    pair = ACT1.get(name) or ACT2[name]
+    k = pair[0] if dt is D else pair[1]
+    fn = lib.unary[k] if len(xs) == 1 else lib.binary[k]
+    return _lanes(fn, xs, exact)
 
 
 def unary(lib, kind, x, exact=None):

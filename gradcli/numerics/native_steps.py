@@ -10,12 +10,77 @@ for operation in the parameter's dtype, its fused steps `floats/fma.py`'s (the c
 emulation may not give (a NaN; of doubles also an infinity or a product it cannot
 split), the call
 returns None and the caller computes the whole step with NumPy, so both ways give the
-same bits (tests/numerics/test_native_steps.py compares them).  Only `llvmlite.ir`
-objects are made here; `native.moments` calls the loop."""
+same bits (tests/numerics/test_native_steps.py compares them).  `adam_step_ir` makes
+Adam's whole step of a parameter one call: the averages, AMSGrad's maximum, the square
+root by MKL's VML function (its address a parameter: the loop calls it as ATen's
+`sqrt` does, with the same count and mode) and the parameter's step.  Only `llvmlite.ir`
+objects are made here; `native_optim.moments` and `.adam` call the loops."""
 
 from __future__ import annotations
 
+from .native import ADAM_PARAMS
 from .native_sleef import Emit
+
+
+def _counted_loop(ir, fn, b, n, body, tag):
+    """for i in [0, n): body(builder, i), a loop appended to fn after b's block; body
+    emits one element's IR and returns its flag (i1) or None.  Returns (a builder of the
+    block after the loop, how many elements set their flag)."""
+    i64 = ir.IntType(64)
+    k0 = ir.Constant(i64, 0)
+    pre = b.block
+    loop, done = fn.append_basic_block(tag + "_loop"), fn.append_basic_block(tag + "_done")
+    b.cbranch(b.icmp_signed(">", n, k0), loop, done)
+    lb = ir.IRBuilder(loop)
+    i, cnt = lb.phi(i64), lb.phi(i64)
+    i.add_incoming(k0, pre)
+    cnt.add_incoming(k0, pre)
+    flag = body(lb, i)
+    cnt2 = cnt if flag is None else lb.add(cnt, lb.zext(flag, i64))
+    i2 = lb.add(i, ir.Constant(i64, 1))
+    end = lb.block
+    i.add_incoming(i2, end)
+    cnt.add_incoming(cnt2, end)
+    lb.cbranch(lb.icmp_signed("<", i2, n), loop, done)
+    db = ir.IRBuilder(done)
+    total = db.phi(i64)
+    total.add_incoming(k0, pre)
+    total.add_incoming(cnt2, end)
+    return db, total
+
+
+def _moments(ir, mod, fn, b, n, pg, pa, ps, pao, pso, pk, single):
+    """The running averages' loop (moments_ir) appended after b's block; (builder after
+    it, how many values set the fused steps' flag)."""
+    dbl, i64 = ir.DoubleType(), ir.IntType(64)
+    t = ir.FloatType() if single else dbl
+    w, w1, b2c, b2 = (b.load(b.gep(pk, [ir.Constant(i64, j)])) for j in range(4))
+    far = b.fcmp_ordered(">=", b.call(_fabs(ir, mod), [w]), ir.Constant(dbl, 0.5))
+    tb2c, tb2 = (b.fptrunc(v, t) for v in (b2c, b2)) if single else (b2c, b2)
+
+    def body(b, i):
+        g, avg, sq = (b.load(b.gep(p, [i])) for p in (pg, pa, ps))
+        emit = Emit(ir, mod, b)
+
+        def wide(v):
+            return b.fpext(v, dbl) if single else v
+
+        def step(x, y, z):
+            return emit.fma32(x, y, z) if single else emit.fma64(x, y, z)
+
+        # lerp: diff = g - avg in T; one of the two forms, by w's size
+        diff = b.fsub(g, avg)
+        x = b.select(far, wide(b.fneg(diff)), w)
+        y = b.select(far, w1, wide(diff))
+        z = b.select(far, wide(g), wide(avg))
+        new_avg = step(x, y, z)
+        # squares: fma((1 - beta2) * g, g, sq * beta2), the products in T
+        new_sq = step(wide(b.fmul(tb2c, g)), wide(g), wide(b.fmul(sq, tb2)))
+        b.store(new_avg, b.gep(pao, [i]))
+        b.store(new_sq, b.gep(pso, [i]))
+        return emit.bad
+
+    return _counted_loop(ir, fn, b, n, body, "moments")
 
 
 def moments_ir(ir, mod, name, single):
@@ -26,53 +91,31 @@ def moments_ir(ir, mod, name, single):
     magnitude: fma(w, g - avg, avg), else fma(-(g - avg), 1 - w, g)) as torch's kernel
     picks it.  Returns how many values set the fused steps' flag (then the caller
     computes the call with NumPy)."""
-    dbl, i64 = ir.DoubleType(), ir.IntType(64)
-    t = ir.FloatType() if single else dbl
-    pt = ir.PointerType(t)
-    fnty = ir.FunctionType(i64, [i64, pt, pt, pt, pt, pt, ir.PointerType(dbl)])
+    i64 = ir.IntType(64)
+    pt = ir.PointerType(ir.FloatType() if single else ir.DoubleType())
+    fnty = ir.FunctionType(i64, [i64, pt, pt, pt, pt, pt, ir.PointerType(ir.DoubleType())])
     fn = ir.Function(mod, fnty, name=name)
-    n, pg, pa, ps, pao, pso, pk = fn.args
-    for p in (pg, pa, ps, pao, pso, pk):
+    for p in fn.args[1:]:
         p.add_attribute("noalias")
-    entry, loop, done = (fn.append_basic_block(x) for x in ("entry", "loop", "done"))
-    b = ir.IRBuilder(entry)
-    w, w1, b2c, b2 = (b.load(b.gep(pk, [ir.Constant(i64, j)])) for j in range(4))
-    far = b.fcmp_ordered(">=", b.call(_fabs(ir, mod), [w]), ir.Constant(dbl, 0.5))
-    tb2c, tb2 = (b.fptrunc(v, t) for v in (b2c, b2)) if single else (b2c, b2)
-    b.cbranch(b.icmp_signed(">", n, ir.Constant(i64, 0)), loop, done)
-    b = ir.IRBuilder(loop)
-    i, cnt = b.phi(i64), b.phi(i64)
-    i.add_incoming(ir.Constant(i64, 0), entry)
-    cnt.add_incoming(ir.Constant(i64, 0), entry)
-    g, avg, sq = (b.load(b.gep(p, [i])) for p in (pg, pa, ps))
-    emit = Emit(ir, mod, b)
-
-    def wide(v):
-        return b.fpext(v, dbl) if single else v
-
-    def step(x, y, z):
-        return emit.fma32(x, y, z) if single else emit.fma64(x, y, z)
-
-    # lerp: diff = g - avg in T; one of the two forms, by w's size
-    diff = b.fsub(g, avg)
-    x = b.select(far, wide(b.fneg(diff)), w)
-    y = b.select(far, w1, wide(diff))
-    z = b.select(far, wide(g), wide(avg))
-    new_avg = step(x, y, z)
-    # squares: fma((1 - beta2) * g, g, sq * beta2), the products in T
-    new_sq = step(wide(b.fmul(tb2c, g)), wide(g), wide(b.fmul(sq, tb2)))
-    b.store(new_avg, b.gep(pao, [i]))
-    b.store(new_sq, b.gep(pso, [i]))
-    cnt2 = b.add(cnt, b.zext(emit.bad, i64))
-    i2 = b.add(i, ir.Constant(i64, 1))
-    i.add_incoming(i2, loop)
-    cnt.add_incoming(cnt2, loop)
-    b.cbranch(b.icmp_signed("<", i2, n), loop, done)
-    b = ir.IRBuilder(done)
-    total = b.phi(i64)
-    total.add_incoming(ir.Constant(i64, 0), entry)
-    total.add_incoming(cnt2, loop)
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    b, total = _moments(ir, mod, fn, b, *fn.args, single)
     b.ret(total)
+
+
+def _param_step(ir, fn, b, n, pr, pa, pp, po, pk, single):
+    """Adam's parameter loop (adam_param_ir) appended after b's block; the builder after
+    it."""
+    i64 = ir.IntType(64)
+    c, eps, value = (b.load(b.gep(pk, [ir.Constant(i64, j)])) for j in range(3))
+    if single:
+        c, eps, value = (b.fptrunc(v, ir.FloatType()) for v in (c, eps, value))
+
+    def body(b, i):
+        root, avg, p = (b.load(b.gep(x, [i])) for x in (pr, pa, pp))
+        denom = b.fadd(b.fdiv(root, c), eps)
+        b.store(b.fadd(p, b.fdiv(b.fmul(value, avg), denom)), b.gep(po, [i]))
+
+    return _counted_loop(ir, fn, b, n, body, "param")[0]
 
 
 def adam_param_ir(ir, mod, name, single):
@@ -82,29 +125,96 @@ def adam_param_ir(ir, mod, name, single):
     (root[i] / c + eps) with k = (c, eps, value) as values of T, each operation rounded
     to T as `library/optim.py`'s Adam.update makes them with NumPy.  Returns 0."""
     dbl, i64 = ir.DoubleType(), ir.IntType(64)
-    t = ir.FloatType() if single else dbl
-    pt = ir.PointerType(t)
+    pt = ir.PointerType(ir.FloatType() if single else dbl)
     fn = ir.Function(mod, ir.FunctionType(i64, [i64, pt, pt, pt, pt, ir.PointerType(dbl)]), name)
-    n, pr, pa, pp, po, pk = fn.args
     for p in fn.args[1:]:
         p.add_attribute("noalias")
-    entry, loop, done = (fn.append_basic_block(x) for x in ("entry", "loop", "done"))
-    b = ir.IRBuilder(entry)
-    c, eps, value = (b.load(b.gep(pk, [ir.Constant(i64, j)])) for j in range(3))
-    if single:
-        c, eps, value = (b.fptrunc(v, t) for v in (c, eps, value))
-    b.cbranch(b.icmp_signed(">", n, ir.Constant(i64, 0)), loop, done)
-    b = ir.IRBuilder(loop)
-    i = b.phi(i64)
-    i.add_incoming(ir.Constant(i64, 0), entry)
-    root, avg, p = (b.load(b.gep(x, [i])) for x in (pr, pa, pp))
-    denom = b.fadd(b.fdiv(root, c), eps)
-    b.store(b.fadd(p, b.fdiv(b.fmul(value, avg), denom)), b.gep(po, [i]))
-    i2 = b.add(i, ir.Constant(i64, 1))
-    i.add_incoming(i2, loop)
-    b.cbranch(b.icmp_signed("<", i2, n), loop, done)
-    b = ir.IRBuilder(done)
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    b = _param_step(ir, fn, b, *fn.args, single)
     b.ret(ir.Constant(i64, 0))
+
+
+def adam_step_ir(ir, mod, name, single):
+    """i64 NAME(i64* params): Adam's whole step of a parameter (ADAM_PARAMS) in one call:
+    the running averages (moments_ir), with AMSGrad the larger of max_sq and the new
+    exp_avg_sq (np.maximum's; a NaN or a pair of zeros is flagged), the square root of
+    exp_avg_sq (or of the maximum) by the function at `sqrt` (MKL's VML: sqrt(int n,
+    T* x, T* out, i64 mode) into `root`), then the parameter's step (adam_param_ir).
+    Returns how many values were flagged (nothing after the flag is computed: the caller
+    makes the whole step with NumPy)."""
+    dbl, i64, i32 = ir.DoubleType(), ir.IntType(64), ir.IntType(32)
+    t = ir.FloatType() if single else dbl
+    pt = ir.PointerType(t)
+    fn = ir.Function(mod, ir.FunctionType(i64, [ir.PointerType(i64)]), name)
+    fn.args[0].add_attribute("noalias")
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    raw = {
+        key: b.load(b.gep(fn.args[0], [ir.Constant(i64, j)])) for j, key in enumerate(ADAM_PARAMS)
+    }
+    n, mode = raw["n"], raw["mode"]
+    ptr = {key: b.inttoptr(v, pt) for key, v in raw.items() if key not in ("n", "mode", "k")}
+    pk = b.inttoptr(raw["k"], ir.PointerType(dbl))
+    zero = ir.Constant(i64, 0)
+    b, bad = _moments(
+        ir,
+        mod,
+        fn,
+        b,
+        n,
+        ptr["g"],
+        ptr["avg"],
+        ptr["sq"],
+        ptr["avg_out"],
+        ptr["sq_out"],
+        pk,
+        single,
+    )
+    fail, ams, after = (fn.append_basic_block(x) for x in ("fail", "ams", "after"))
+    ams_on = b.icmp_unsigned("!=", raw["max_sq"], zero)
+    b.cbranch(b.icmp_unsigned("!=", bad, zero), fail, ams)
+    fb = ir.IRBuilder(fail)
+    fb.ret(ir.Constant(i64, 1))
+    b = ir.IRBuilder(ams)
+    no_ams = b.block
+    ams_loop = fn.append_basic_block("ams_first")
+    b.cbranch(ams_on, ams_loop, after)
+    b = ir.IRBuilder(ams_loop)
+    ity = ir.IntType(32 if single else 64)
+
+    def larger(b, i):
+        m, s = (b.load(b.gep(ptr[key], [i])) for key in ("max_sq", "sq_out"))
+        nan = b.fcmp_unordered("uno", m, s)
+        zeros = b.and_(
+            b.fcmp_ordered("==", m, ir.Constant(t, 0.0)),
+            b.fcmp_ordered("==", s, ir.Constant(t, 0.0)),
+        )
+        signs = b.icmp_unsigned("!=", b.bitcast(m, ity), b.bitcast(s, ity))
+        b.store(b.select(b.fcmp_ordered(">", s, m), s, m), b.gep(ptr["max_out"], [i]))
+        return b.or_(nan, b.and_(zeros, signs))
+
+    b, bad2 = _counted_loop(ir, fn, b, n, larger, "ams")
+    b.cbranch(b.icmp_unsigned("!=", bad2, zero), fail, after)
+    ams_end = b.block
+    b = ir.IRBuilder(after)
+    src = b.phi(pt)
+    src.add_incoming(ptr["sq_out"], no_ams)
+    src.add_incoming(ptr["max_out"], ams_end)
+    sqrt_ty = ir.FunctionType(ir.VoidType(), [i32, pt, pt, i64])
+    sqrt = b.inttoptr(raw["sqrt"], ir.PointerType(sqrt_ty))
+    b.call(sqrt, [b.trunc(n, i32), src, ptr["root"], mode])
+    b = _param_step(
+        ir,
+        fn,
+        b,
+        n,
+        ptr["root"],
+        ptr["avg_out"],
+        ptr["p"],
+        ptr["p_out"],
+        b.gep(pk, [ir.Constant(i64, 4)]),
+        single,
+    )
+    b.ret(zero)
 
 
 def _fabs(ir, mod):

@@ -279,6 +279,9 @@ class BCEWithLogits(_Loss):
         self.save(x, y)
         self.w, self.pw = w, pw
         # torch: (1 - y) * x - log_sigmoid(x) [* ((pos_weight - 1) * y + 1)], [* weight]
+        if w is None and pw is None and x.dtype is y.dtype and x.shape == y.shape:
+            if x.dtype.char in "fd":  # (one compiled pass where the loops are loaded)
+                return _reduce(torch_act.bce_with_logits(x, y), reduction)
         if x.dtype.char in "fd":
             log_sig = torch_act.log_sigmoid(x)  # torch's kernel, to the last bit
         else:

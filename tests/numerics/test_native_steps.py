@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from gradcli.library import optim
-from gradcli.numerics import native
+from gradcli.numerics import native, native_optim
 from gradcli.numerics.floats import fma as fm
 
 pytestmark = pytest.mark.skipif(not native.available(), reason="llvmlite is not installed")
@@ -43,7 +43,7 @@ def test_running_averages_are_numpys(dt, w):
                 sq[1::4] = dt(0)
             shape = (n // 5, 5) if n % 5 == 0 else (n,)
             g, avg, sq = (x.reshape(shape) for x in (g, avg, sq))
-            got = native.moments(avg, sq, g, w, beta2)
+            got = native_optim.moments(avg, sq, g, w, beta2)
             with native.numpy_only(), np.errstate(all="ignore"):
                 ref = (optim.lerp(avg, g, w, dt), optim.squares_avg(sq, g, beta2, dt))
             if got is not None:
@@ -57,10 +57,10 @@ def test_running_averages_are_numpys(dt, w):
 def test_nans_go_to_numpy_and_infinities_are_numpys(dt):
     g = np.array([1.0, np.nan, 2.0, 3.0], dt)
     avg, sq = np.ones(4, dt), np.ones(4, dt)
-    assert native.moments(avg, sq, g, 0.1, 0.999) is None
+    assert native_optim.moments(avg, sq, g, 0.1, 0.999) is None
     for v in (np.inf, -np.inf):
         g[1] = v
-        got = native.moments(avg, sq, g, 0.1, 0.999)
+        got = native_optim.moments(avg, sq, g, 0.1, 0.999)
         with native.numpy_only(), np.errstate(all="ignore"):
             ref = (optim.lerp(avg, g, 0.1, dt), optim.squares_avg(sq, g, 0.999, dt))
         if got is not None:
@@ -70,10 +70,10 @@ def test_nans_go_to_numpy_and_infinities_are_numpys(dt):
 
 def test_arrays_it_does_not_take():
     g = np.ones((4, 3))
-    assert native.moments(np.ones((4, 3), np.float32), np.ones((4, 3)), g, 0.1, 0.9) is None
-    assert native.moments(np.ones((3, 4)).T, np.ones((4, 3)), g, 0.1, 0.9) is None
-    assert native.moments(np.ones(12), np.ones(12), g, 0.1, 0.9) is None
-    assert native.moments(np.ones((4, 3), int), np.ones((4, 3), int), g, 0.1, 0.9) is None
+    assert native_optim.moments(np.ones((4, 3), np.float32), np.ones((4, 3)), g, 0.1, 0.9) is None
+    assert native_optim.moments(np.ones((3, 4)).T, np.ones((4, 3)), g, 0.1, 0.9) is None
+    assert native_optim.moments(np.ones(12), np.ones(12), g, 0.1, 0.9) is None
+    assert native_optim.moments(np.ones((4, 3), int), np.ones((4, 3), int), g, 0.1, 0.9) is None
 
 
 def _both(fn, *args):
@@ -164,16 +164,23 @@ def test_the_log_kernel_next_to_one_and_at_the_ends():
     _same(got, ref)
 
 
+def _adam_options(lr, eps, wd, amsgrad, decoupled):
+    o = {"betas": (0.9, 0.999), "lr": lr, "eps": eps, "weight_decay": wd, "amsgrad": amsgrad}
+    o["decoupled_weight_decay"] = decoupled
+    return o
+
+
 @pytest.mark.parametrize("dt", [np.float32, np.float64])
 @pytest.mark.parametrize("lr, eps, wd", [(1e-3, 1e-8, 0), (0.05, 1e-6, 0.01), (3.0, 0.5, 0)])
-def test_adams_whole_step_is_numpys(dt, lr, eps, wd):
-    """Adam.update with the compiled whole step against the same update with NumPy's
-    steps only (the emulation's moments, MKL's or NumPy's sqrt), step after step."""
+@pytest.mark.parametrize("amsgrad, decoupled", [(False, False), (True, False), (True, True)])
+def test_adams_whole_step_is_numpys(dt, lr, eps, wd, amsgrad, decoupled):
+    """Adam.update (AMSGrad's, AdamW's) with the compiled whole step against the same
+    update with NumPy's steps only (the emulation's moments, MKL's or NumPy's sqrt), step
+    after step, on sizes of one call (MKL's sqrt called from the loop) and of three."""
     rng = np.random.default_rng(int(lr * 1000) + (dt is np.float32))
     adam = optim.Adam.__new__(optim.Adam)
-    o = {"betas": (0.9, 0.999), "lr": lr, "eps": eps, "weight_decay": wd, "amsgrad": False}
-    o["decoupled_weight_decay"] = False
-    for n in (1, 20, 257, 5000):
+    o = _adam_options(lr, eps, wd, amsgrad, decoupled)
+    for n in (1, 20, 257, 1023, 1024, 5000):
         p = _values(rng, n, dt, 4).reshape(-1)
         st_native, st_numpy = {}, {}
         for step in range(6):
@@ -182,20 +189,80 @@ def test_adams_whole_step_is_numpys(dt, lr, eps, wd):
                 g[::7] = dt(0)
             if st_native:  # (the loop takes these, so the update below is its)
                 args = (st_native["exp_avg"], st_native["exp_avg_sq"], g, p, 0.1, 0.999)
-                assert native.adam(*args, dt(1), dt(eps), dt(-lr), optim.sqrt) is not None
+                assert native_optim.adam(*args, dt(1), dt(eps), dt(-lr), optim.sqrt) is not None
             got = adam.update(st_native, p, g, o, dt)
             with native.numpy_only(), np.errstate(all="ignore"):
                 ref = adam.update(st_numpy, p, g, o, dt)
             _same(got, ref)
             _same(st_native["exp_avg"], st_numpy["exp_avg"])
             _same(st_native["exp_avg_sq"], st_numpy["exp_avg_sq"])
+            if amsgrad:
+                _same(st_native["max_exp_avg_sq"], st_numpy["max_exp_avg_sq"])
             p = got
+
+
+def _bit_patterns(rng, n, dt):
+    """Random bit patterns of dt (NaNs, infinities, subnormals of both signs among them),
+    with signed zeros, infinities, NaNs and subnormals put in."""
+    it = np.uint32 if dt is np.float32 else np.uint64
+    x = rng.integers(0, np.iinfo(it).max, n, dtype=it, endpoint=True).view(dt)
+    tiny = np.finfo(dt).smallest_subnormal
+    special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, -np.nan], dt)
+    x[: n // 3 : 5] = rng.choice(special, len(x[: n // 3 : 5]))
+    x[1 : n // 2 : 7] = tiny * rng.integers(-1000, 1000, len(x[1 : n // 2 : 7]))
+    return x
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("amsgrad", [False, True])
+def test_adams_whole_step_on_bit_patterns(dt, amsgrad):
+    """Whatever the values (random bit patterns: NaNs, infinities, subnormals, signed
+    zeros), the compiled step gives NumPy's bits (or hands the step to NumPy); and on
+    ordinary values with a few zeros it is the loop's."""
+    rng = np.random.default_rng(11 + amsgrad + 2 * (dt is np.float32))
+    adam = optim.Adam.__new__(optim.Adam)
+    o = _adam_options(0.01, 1e-8, 0, amsgrad, False)
+    taken = 0
+    for trial in range(40):
+        n = int(rng.integers(1, 600))
+        wild = trial % 2 == 0
+        p, g, avg, sq, most = (
+            _bit_patterns(rng, n, dt) if wild else _values(rng, n, dt, 4) for _ in range(5)
+        )
+        if not wild:  # (the parameter's values still any bits: no flag looks at them)
+            p = _bit_patterns(rng, n, dt)
+            sq, most = np.abs(sq), np.abs(most)
+            sq[::5], most[::3] = dt(0), dt(0)
+        states = []
+        for _ in range(2):
+            st = {"step": float(trial % 5), "exp_avg": avg.copy(), "exp_avg_sq": sq.copy()}
+            if amsgrad:
+                st["max_exp_avg_sq"] = most.copy()
+            states.append(st)
+        step = trial % 5 + 1  # (Adam.update's constants of this step)
+        c, value = dt((1 - 0.999**step) ** 0.5), dt(-(0.01 / (1 - 0.9**step)))
+        args = (avg, sq, g, p, 1 - 0.9, 0.999, c, dt(1e-8), value, optim.sqrt)
+        got_now = native_optim.adam(*args, most if amsgrad else None)
+        taken += got_now is not None
+        with np.errstate(all="ignore"):
+            got = adam.update(states[0], p, g, o, dt)
+            with native.numpy_only():
+                ref = adam.update(states[1], p, g, o, dt)
+        _same(got, ref)
+        for key in states[1]:
+            if key != "step":
+                _same(states[0][key], states[1][key])
+        if got_now is not None:
+            _same(got_now[2], ref)
+    assert taken >= 15
 
 
 def test_adams_whole_step_takes_only_its_arrays():
     g = np.ones(4)
     args = (0.1, 0.999, 1.0, 1e-8, -0.01, optim.sqrt)
-    assert native.adam(np.ones(4), np.ones(4), g, np.ones(4, np.float32), *args) is None
-    assert native.adam(np.ones(4), np.ones(4), g, np.ones(5), *args) is None
-    assert native.adam(np.ones(4), np.ones(4), g, np.ones(8)[::2], *args) is None
-    assert native.adam(np.ones(4), np.ones(4), np.array([1.0, np.nan, 1, 1]), g, *args) is None
+    assert native_optim.adam(np.ones(4), np.ones(4), g, np.ones(4, np.float32), *args) is None
+    assert native_optim.adam(np.ones(4), np.ones(4), g, np.ones(5), *args) is None
+    assert native_optim.adam(np.ones(4), np.ones(4), g, np.ones(8)[::2], *args) is None
+    assert (
+        native_optim.adam(np.ones(4), np.ones(4), np.array([1.0, np.nan, 1, 1]), g, *args) is None
+    )

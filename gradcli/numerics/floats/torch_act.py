@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import native
 from .tensor_iter import VEC_BLOCK, split
 from .sleef_explog import expf as _sleef_expf
 from .sleef_u10 import sleef_cosh, sleef_expm1, sleef_log1p, sleef_sinh
@@ -163,8 +164,32 @@ def log_sigmoid_forward(x):
 
 
 def log_sigmoid(x):
-    """torch's log_sigmoid of a float32/float64 array (see log_sigmoid_forward)."""
-    return log_sigmoid_forward(x)[0]
+    """torch's log_sigmoid of a float32/float64 array (see log_sigmoid_forward): one
+    compiled pass where the loops are loaded (numerics/native_act.py)."""
+    flat = np.ascontiguousarray(x).reshape(-1)
+    out = native.act("log_sigmoid", flat.dtype, flat, exact=_log_sigmoid_values)
+    if out is None:
+        return log_sigmoid_forward(x)[0]
+    return out.reshape(np.shape(x))
+
+
+def _log_sigmoid_values(v):
+    return log_sigmoid_forward(v)[0]
+
+
+def bce_with_logits(x, y):
+    """binary_cross_entropy_with_logits' element-wise loss of x and y of one float dtype
+    and shape, as its kernels make it one after another: (1 - y) * x - log_sigmoid(x),
+    each step rounded to the dtype; one compiled pass where the loops are loaded."""
+    if x.flags.c_contiguous and y.flags.c_contiguous:
+        out = native.act("bce_logits", x.dtype, x, y, exact=_bce_values)
+        if out is not None:
+            return out
+    return _bce_values(x, y)
+
+
+def _bce_values(x, y):
+    return (1 - y) * x - log_sigmoid(x)
 
 
 def log_sigmoid_backward(g, x, buffer):

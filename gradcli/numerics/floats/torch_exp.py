@@ -179,9 +179,24 @@ def _sigmoid(exp, x):
     return one / (exp(-x) + one)  # -x flips a nan's sign, as torch's negation does
 
 
+def _vector_sigmoid(x):
+    """The vector code's sigmoid of a run's whole blocks (1-D, contiguous): one compiled
+    pass where the loops are loaded (numerics/native_act.py), the flagged values NumPy's."""
+    out = None
+    if x.flags.c_contiguous:
+        out = native.act("sigmoid", x.dtype, x, exact=lambda v: _sigmoid(_sleef_exp, v))
+    return _sigmoid(_sleef_exp, x) if out is None else out
+
+
 def sigmoid(x):
     """PyTorch's CPU sigmoid of a float32/float64 array: 1 / (1 + exp(-x))."""
-    return kernel(_sigmoid, x)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        return split(
+            _vector_sigmoid,
+            lambda v: _sigmoid(_libm_exp, v),
+            (x,),
+            VEC_BLOCK[np.asarray(x).dtype.type],
+        )
 
 
 def silu(x):

@@ -1,0 +1,168 @@
+"""An optimizer's steps in the compiled loops (numerics/native_steps.py makes their IR,
+numerics/native.py compiles and loads them): Adam's running averages of a parameter
+(`moments`) and its whole step (`adam`: the averages, AMSGrad's maximum, MKL's square
+root called from the loop, the parameter's step), one call where NumPy takes some twenty
+operations and two emulated fused steps; None wherever the loops are not loaded or a
+value needs NumPy's emulation (library/optim.py then computes the step itself: the same
+bits, tests/numerics/test_native_steps.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import mkl, native
+from .mkl import address
+from .native import ADAM_PARAMS, D, F
+
+# (w, beta2, dtype) -> (the running averages' four constants as an array, its address)
+_consts: dict = {}
+
+
+def moments(avg, sq, g, w, beta2):
+    """(avg.lerp(g, w), sq * beta2 + (1 - beta2) * g * g) as library/optim.py's `lerp`
+    and `squares_avg` compute them (w, beta2 Python floats; the arrays of one float dtype
+    and shape, C-contiguous), by the compiled loop; None where it is not loaded, the
+    arrays are not such, or a value needs NumPy's emulation (numerics/native_steps.py)."""
+    lib = native.loaded()
+    if not lib:
+        return None
+    dt = g.dtype
+    if (
+        (dt is not D and dt is not F)
+        or avg.dtype is not dt
+        or sq.dtype is not dt
+        or avg.shape != g.shape
+        or sq.shape != g.shape
+        or not (g.flags.c_contiguous and avg.flags.c_contiguous and sq.flags.c_contiguous)
+    ):
+        return None
+    key = (w, beta2, dt.char)
+    k = _consts.get(key)
+    if k is None:
+        t = dt.type
+        tw = t(w)
+        arr = np.array([tw, t(1) - tw, t(1 - beta2), t(beta2)], D)
+        if len(_consts) >= 64:
+            _consts.clear()
+        k = _consts[key] = (arr, address(arr))
+    new_avg, new_sq = np.empty_like(avg), np.empty_like(sq)
+    fn = lib.steps["moments_f" if dt is F else "moments_d"]
+    if fn(g.size, address(g), address(avg), address(sq), address(new_avg), address(new_sq), k[1]):
+        return None
+    return new_avg, new_sq
+
+
+#: Adam's (c, eps, value) for the parameter's step and their address, per dtype: they
+#: change at every step, written into the array kept
+_adam_consts: dict = {}
+#: per dtype: adam_step's call (native.ADAM_PARAMS in an array, its address, the
+#: constants k, the square roots' array), or None without MKL's sqrt
+_adam_calls: dict = {}
+_ADAM_AT = {name: j for j, name in enumerate(ADAM_PARAMS)}
+
+
+def adam(avg, sq, g, p, w, beta2, c, eps, value, sqrt, max_sq=None):
+    """(new avg, new sq, new p, new max_sq or None) of Adam's step as library/optim.py's
+    Adam.update makes them: `moments`, with AMSGrad (max_sq given) the larger of max_sq
+    and the new average of squares, then p + (value * avg) / (sqrt(sq) / c + eps) (c,
+    eps and value values of p's dtype; sqrt the caller's, MKL's), by the compiled loops:
+    one call (`adam_step`, MKL's square root called from it), or without MKL the
+    averages' and the step's loops around `sqrt`; None
+    where the loops are not loaded, the arrays are not of one float dtype, shape and
+    C layout, or a value needs NumPy's emulation."""
+    lib = native.loaded()
+    if not lib:
+        return None
+    dt = g.dtype
+    shape = g.shape
+    if (
+        (dt is not D and dt is not F)
+        or p.dtype is not dt
+        or avg.dtype is not dt
+        or sq.dtype is not dt
+        or p.shape != shape
+        or avg.shape != shape
+        or sq.shape != shape
+        or not (
+            g.flags.c_contiguous
+            and p.flags.c_contiguous
+            and avg.flags.c_contiguous
+            and sq.flags.c_contiguous
+        )
+    ):
+        return None
+    if max_sq is not None and (
+        max_sq.dtype is not dt or max_sq.shape != shape or not max_sq.flags.c_contiguous
+    ):
+        return None
+    n = g.size
+    call = _adam_calls.get(dt.char, False)
+    if call is False:
+        call = _adam_calls[dt.char] = _adam_call(dt)
+    if call is None or n >= 2**31:
+        return _adam_apart(avg, sq, g, p, w, beta2, c, eps, value, sqrt, max_sq)
+    params, at, k, root = call[0], call[1], call[2], call[3]
+    if root.size < n:
+        root = call[3] = np.empty(max(n, 2 * root.size), dt)
+    t = dt.type
+    tw = t(w)
+    k[0], k[1], k[2], k[3], k[4], k[5], k[6] = tw, t(1) - tw, t(1 - beta2), t(beta2), c, eps, value
+    new_avg, new_sq, new_p = np.empty(shape, dt), np.empty(shape, dt), np.empty(shape, dt)
+    params[0:9] = (
+        n,
+        address(g),
+        address(avg),
+        address(sq),
+        address(p),
+        address(new_avg),
+        address(new_sq),
+        address(new_p),
+        address(root),
+    )
+    new_max = None
+    if max_sq is None:
+        params[12] = 0
+    else:
+        new_max = np.empty(shape, dt)
+        params[12], params[13] = address(max_sq), address(new_max)
+    mkl.vml_threads(n)
+    if lib.adam_step[dt.char](at):
+        return None
+    return new_avg, new_sq, new_p, new_max
+
+
+def _adam_call(dt):
+    """adam_step's kept call for dtype dt (see _adam_calls), or None without MKL."""
+    got = mkl.vml_function("sqrt", dt)
+    if got is None:
+        return None
+    params, k = np.zeros(len(ADAM_PARAMS), np.int64), np.zeros(7, D)
+    params[_ADAM_AT["sqrt"]], params[_ADAM_AT["mode"]] = got
+    params[_ADAM_AT["k"]] = address(k)
+    assert (_ADAM_AT["max_sq"], _ADAM_AT["max_out"]) == (12, 13)
+    return [params, address(params), k, np.empty(64, dt)]
+
+
+def _adam_apart(avg, sq, g, p, w, beta2, c, eps, value, sqrt, max_sq):
+    """adam's step in three calls: the averages' loop, `sqrt`, the step's loop."""
+    got = moments(avg, sq, g, w, beta2)
+    if got is None:
+        return None
+    new_avg, new_sq = got
+    new_max = None
+    if max_sq is not None:
+        new_max = np.maximum(max_sq, new_sq)
+    root = sqrt(new_sq if new_max is None else new_max)
+    if root.dtype is not p.dtype or not root.flags.c_contiguous:
+        return None
+    dt = p.dtype
+    kept = _adam_consts.get(dt.char)
+    if kept is None:
+        arr = np.zeros(3, D)
+        kept = _adam_consts[dt.char] = (arr, address(arr))
+    k, at = kept
+    k[0], k[1], k[2] = c, eps, value
+    new_p = np.empty_like(p)
+    fn = native.loaded().steps["adam_f" if dt is F else "adam_d"]
+    fn(p.size, address(root), address(new_avg), address(p), address(new_p), at)
+    return new_avg, new_sq, new_p, new_max
