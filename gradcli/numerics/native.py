@@ -357,7 +357,7 @@ class _Kernels:
             for name in ADAM:
                 adam_param_ir(ir, mod, name, name.endswith("_f"))
             for char, name in ADAM_STEP.items():
-                adam_step_ir(ir, mod, name, char == "f")
+                adam_step_ir(ir, mod, name, char == "f", ADAM_PARAMS)
             for char, name in POOL_MAX.items():
                 pool_max_ir(ir, mod, name, char == "f")
             for char, name in POOL_SCATTER.items():

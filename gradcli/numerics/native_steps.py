@@ -18,7 +18,6 @@ objects are made here; `native_optim.moments` and `.adam` call the loops."""
 
 from __future__ import annotations
 
-from .native import ADAM_PARAMS
 from .native_sleef import Emit
 
 
@@ -134,8 +133,9 @@ def adam_param_ir(ir, mod, name, single):
     b.ret(ir.Constant(i64, 0))
 
 
-def adam_step_ir(ir, mod, name, single):
-    """i64 NAME(i64* params): Adam's whole step of a parameter (ADAM_PARAMS) in one call:
+def adam_step_ir(ir, mod, name, single, order):
+    """i64 NAME(i64* params): Adam's whole step of a parameter (its parameters' names in
+    their order in the array: `order`, native.ADAM_PARAMS) in one call:
     the running averages (moments_ir), with AMSGrad the larger of max_sq and the new
     exp_avg_sq (np.maximum's; a NaN or a pair of zeros is flagged), the square root of
     exp_avg_sq (or of the maximum) by the function at `sqrt` (MKL's VML: sqrt(int n,
@@ -148,9 +148,7 @@ def adam_step_ir(ir, mod, name, single):
     fn = ir.Function(mod, ir.FunctionType(i64, [ir.PointerType(i64)]), name)
     fn.args[0].add_attribute("noalias")
     b = ir.IRBuilder(fn.append_basic_block("entry"))
-    raw = {
-        key: b.load(b.gep(fn.args[0], [ir.Constant(i64, j)])) for j, key in enumerate(ADAM_PARAMS)
-    }
+    raw = {key: b.load(b.gep(fn.args[0], [ir.Constant(i64, j)])) for j, key in enumerate(order)}
     n, mode = raw["n"], raw["mode"]
     ptr = {key: b.inttoptr(v, pt) for key, v in raw.items() if key not in ("n", "mode", "k")}
     pk = b.inttoptr(raw["k"], ir.PointerType(dbl))
