@@ -315,6 +315,13 @@ class Control:
             items = _items(it, s, line, col)
             if type(items) not in (range, list):
                 again = b  # taken one at a time, by code that may be the program's own
+            # a replayed body's run, told when an item bound to names `a, b` is not a
+            # tuple (its unpacking may run the program's code: replay.Run.unsteady)
+            unsteady = (
+                getattr(getattr(again, "__self__", None), "unsteady", None)
+                if name is None and body is not None
+                else None
+            )
             max_steps = context.current.limits.max_steps
             n = SAMPLE  # iterations until the next look at the run's memory
             vars = s.vars
@@ -324,6 +331,8 @@ class Control:
                         vars[name] = item
                     else:
                         store(s, item)
+                        if unsteady is not None and type(item) is not tuple:
+                            unsteady()
                     if max_steps is not None:
                         step(max_steps, line, col)
                     n -= 1

@@ -129,9 +129,11 @@ class Body:
         None), or None when the body does not qualify (loop_shapes.compile_body)."""
         names = names_in(target) if target is not None else set()
         items = compile_body(comp, suite, names, cond)
-        # (a target other than a name, `d[0]`, `o.x`, `a, b`, may run the program's code
-        # when it is bound: such a loop is checked each iteration, as a `while` loop)
-        plain = isinstance(target, Tree) and target.data == "name"
+        # (a target other than a name, `d[0]`, `o.x`, may run the program's code when it
+        # is bound: such a loop is checked each iteration, as a `while` loop; names
+        # `a, b` bound from a tuple run none, and the loop says when an item is not one:
+        # Run.unsteady)
+        plain = isinstance(target, Tree) and (target.data == "name" or _names(target))
         line = pos(target if target is not None else cond)[0]
         if REPORT:
             report(line, "qualifies" if items is not None else _not(suite, comp))
@@ -222,6 +224,11 @@ class Run:
             self.records += 1
             return self._record()
         return self._compiled(0)
+
+    def unsteady(self):
+        """The loop's target was bound from something other than a tuple (its unpacking
+        may have run code of the program): the next iteration checks the whole plan."""
+        self.steady = False
 
     def _compiled(self, start):
         """The body's statements from `start` on, as compiled (made names bound first)."""
@@ -345,7 +352,10 @@ class Run:
         s = self.s
         if self.steady and self.body.cond_loads and not _numbers(self.body.cond_loads, s):
             self.steady = False  # (a `while` condition on something else may have run code)
-        if not self.steady:
+        if self.steady:
+            if plan.moving and not _check(plan.moving, s):  # (what the target binds)
+                return _STALE
+        else:
             ctx = context.current
             if (
                 ctx.grad_enabled is not plan.mode
@@ -566,6 +576,13 @@ def _not(suite, comp, is_def=False):
     if comp.fn is not None and getattr(comp.fn, "kind", None) == "class":
         return "does not qualify (in a class body)"
     return "does not qualify (%s)" % why_not(suite, is_def)
+
+
+def _names(target):
+    """Whether a `for` target is names only, `a, b` (statements.py's unpacking)."""
+    return target.data in ("tuple_items", "exprlist_items", "list_items") and all(
+        isinstance(c, Tree) and c.data == "name" for c in target.children if c is not None
+    )
 
 
 def _remake(cls, params):

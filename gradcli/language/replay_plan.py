@@ -66,6 +66,7 @@ class Plan:
         "hoist_frees",
         "hoist_kept",
         "steady",
+        "moving",
         "views",
         "names",
     )
@@ -237,13 +238,17 @@ def plan(body, seen, notes):
     plan.conds = tuple(conds)
     plan.guards = guards
     plan.checks = _once(checks)
+    # (those of the names the loop's target binds: made again before each iteration of
+    # a steady plan, which the others hold through)
+    plan.moving = (
+        _once([c for c in checks if c[0] in body.targets]) if body.targets is not None else ()
+    )
     plan.names = frozenset(name for name, _ in checks)  # (what the checks read)
     # (the checks hold from one replayed iteration to the next unless they read what
     # the loop binds; a `while` condition runs no code of the program while its
     # variables hold numbers, which Run._ready checks: Body.cond_loads)
     plan.steady = not calls and (
-        (body.targets is not None and not body.targets & {name for name, _ in checks})
-        or (body.targets is None and body.cond_loads is not None)
+        body.targets is not None or (body.targets is None and body.cond_loads is not None)
     )
     plan.mode = modes.pop()
     plan.backward = backward

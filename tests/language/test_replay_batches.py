@@ -135,6 +135,31 @@ PROGRAMS.update(
         + "print(fit(nn.Linear(6, 1, bias=False).double(), X, Y, 0.2), m.weight)\n",
     }
 )
+# a batch bound to `xb, yb` from an object of the program's class, whose __iter__ (run
+# by the unpacking) changes a number the replayed statements read: the iteration after
+# it checks the whole plan (Run.unsteady), as the one after a tuple need not
+_PAIR = """class Pair:
+    def __init__(self, x, y):
+        self.x, self.y = x, y
+    def __iter__(self):
+        global scale
+        scale = scale * 2.0
+        return iter((self.x, self.y))
+scale = 1.0
+W = torch.randn(6, 1, dtype=torch.float64, requires_grad=True)
+batches[3] = Pair(batches[3][0], batches[3][1])
+batches[6] = [batches[6][0], batches[6][1]]
+for epoch in range(2):
+    for xb, yb in batches:
+        loss = ((xb @ W - yb) ** 2).mean() * scale
+        loss.backward()
+        with torch.no_grad():
+            W -= 0.01 * W.grad
+            W.grad.zero_()
+    print(epoch, scale, loss, W.sum())
+print(loss.grad_fn, W)
+"""
+PROGRAMS["unpacked_by_program_code"] = _DATA.format(n=64, dt="torch.float64") + _PAIR
 _ERRORS = {"changed_in_place"}
 
 
@@ -166,3 +191,25 @@ def test_an_inner_loop_keeps_its_plan_from_one_run_to_the_next(monkeypatch):
     """(Body.start: each epoch's run of the loop over 8 batches replays all 8 after the
     first epoch, which notes its first iteration.)"""
     assert replayed_iterations(monkeypatch, PROGRAMS["modules_torch.float64"]) == 3 * 8 - 1
+
+
+def test_a_loop_over_tuples_checks_only_its_targets(monkeypatch):
+    """(plan.moving: after a replayed iteration, the next checks only what `xb, yb`
+    bind; the whole plan is checked when a run starts and after an item that was not a
+    tuple.)"""
+    from gradcli.language import replay
+
+    sizes = []
+    real = replay._check
+
+    def counted(checks, s):
+        sizes.append(len(checks))
+        return real(checks, s)
+
+    monkeypatch.setattr(replay, "_check", counted)
+    assert replayed_iterations(monkeypatch, PROGRAMS["modules_torch.float64"]) == 3 * 8 - 1
+    whole = max(sizes)
+    assert sizes.count(whole) <= 3 and len(sizes) - sizes.count(whole) >= 18
+    sizes.clear()
+    assert replayed_iterations(monkeypatch, PROGRAMS["unpacked_by_program_code"]) >= 8
+    assert sizes.count(max(sizes)) >= 4
