@@ -25,8 +25,10 @@ from .mkl import (
     _operand_layout,
     _placed,
     _read,
+    _P,
     _state,
     lib,
+    raw_function,
     threads,
 )
 
@@ -57,7 +59,8 @@ def mv(a, v):
     out = np.empty((rows,), a.dtype)
     out_ptr = _read(id(out) + _AT)
     if out_ptr.value & _MISPLACED:  # (NumPy's arrays are not placed as PyTorch's storages)
-        out, out_ptr = _empty((rows,), a.dtype)
+        out, out_at = _empty((rows,), a.dtype)
+        out_ptr = _P(out_at)
     col, trans, m, n, lda, inc, one, zero = c_args
     threads()
     gemv(col, trans, m, n, one, a_ptr, lda, v_ptr, inc, zero, out_ptr, inc)
@@ -81,7 +84,8 @@ def _mv_plan(a, v):
         return _GENERAL
     real = _REAL[p]
     ints = (_COL, _NO if ta else _TR, *((rows, k) if ta else (k, rows)), lda, 1)
-    return FNS[f"cblas_{p}gemv"], rows, tuple(map(_I, ints)) + (real(1.0), real(0.0))
+    # (gemv without argument types: every argument a ctypes object, `raw_function`)
+    return raw_function(f"cblas_{p}gemv"), rows, tuple(map(_I, ints)) + (real(1.0), real(0.0))
 
 
 def _mv_general(a, v):
