@@ -4,6 +4,8 @@ create_graph path uses the differentiable `TensorF` of engine/function.py), and
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..runtime import context
@@ -20,6 +22,14 @@ def sum_to(g, shape):
     """Sum a broadcast gradient back to `shape` (the one unbroadcast helper)."""
     if g.shape == shape:
         return g
+    if (
+        len(shape) == 1
+        and g.ndim == 2
+        and shape[0] == g.shape[1] != 1
+        and g.dtype.kind == "f"
+        and g.flags.c_contiguous
+    ):
+        return outer_sum(g)  # a bias's gradient over a batch: the case below, first
     if not shape and g.dtype.kind == "f" and g.flags.c_contiguous:
         return np.asarray(torch_sum(g), g.dtype)  # a 0-d leaf's gradient
     if not shape and g.dtype.kind == "f" and g.flags.f_contiguous:
@@ -43,7 +53,7 @@ def sum_to(g, shape):
         and g.ndim > len(axes)
     ):
         # the leading dims (a bias's gradient): PyTorch's outer-reduction order
-        lead_n = int(np.prod(g.shape[: len(axes)]))
+        lead_n = math.prod(g.shape[: len(axes)])
         return outer_sum(g.reshape(lead_n, -1)).reshape(shape)
     if axes and g.dtype.kind == "f":
         out = dim_sums(g, axes)  # other dims: PyTorch's order (numerics/sums/sum_dims)

@@ -32,7 +32,7 @@ from ..runtime.errors import (
     GradTypeError,
     GradValueError,
 )
-from ..numerics import mkl, native_optim
+from ..numerics import mkl, native, native_optim
 from ..numerics.floats.fma import fma, one_rounding
 from ..ops.registry import not_a_tensor_op
 from ..core.tensor import Tensor
@@ -241,16 +241,25 @@ class Optimizer:
                     f"If capturable=True, {self.capturable_state} must be on supported "
                     f"devices: {self.capturable_devices}."
                 )
+            maximize, kept, update = group.get("maximize"), self.kept, self.update
             for p in group["params"]:
-                if p.grad is None:
+                grad = p.grad
+                if grad is None:
                     continue
-                dt = p.data.dtype.type
-                st = self.kept.setdefault(id(p), {})
-                g = p.grad.data.astype(dt, copy=False)
-                if group.get("maximize"):  # (every library optimizer's first step)
+                data = p.data
+                dt = data.dtype.type
+                st = kept.get(id(p))
+                if st is None:
+                    st = kept[id(p)] = {}
+                g = grad.data
+                if g.dtype is not data.dtype:
+                    g = g.astype(dt, copy=False)
+                if maximize:  # (every library optimizer's first step)
                     g = -g
-                new = self.update(st, p.data, g, group, dt)
-                p.data = np.asarray(new, dtype=dt)
+                new = update(st, data, g, group, dt)
+                if type(new) is not np.ndarray or new.dtype.type is not dt:
+                    new = np.asarray(new, dtype=dt)
+                p.data = new
         return loss
 
     #: torch's assertion for capturable=True on the CPU: the state it names, the devices
@@ -344,6 +353,13 @@ class SGD(Optimizer):
             new = _sgd_number(st, p.item(), float(g), o, dt is np.float32)
             if new is not None:
                 return np.array(new, dtype=dt)
+        if not o["momentum"] and not o["weight_decay"] and p.ndim:
+            # the plain step p.add_(g, alpha=-lr): add_alpha's fused step, called straight
+            kind = _FMA_KINDS.get(dt)
+            if kind is not None:
+                new = native.quick(kind, dt(-o["lr"]), g, p)
+                if new is not None:
+                    return new
         p, g = decayed(p, g, o, dt)
         m = o["momentum"]
         if m:
@@ -410,6 +426,8 @@ def _sgd_number(st, p, g, o, single):
     return new
 
 
+#: the compiled fused step of each dtype (`fma`'s, through native.quick)
+_FMA_KINDS = {np.float64: "fma64", np.float32: "fma32"}
 _OPTION = (float, int)
 #: (lr, momentum, dampening, weight_decay, single) -> -lr, momentum, 1 - dampening and
 #: weight_decay in the dtype (a few options in a run: cleared past 64)

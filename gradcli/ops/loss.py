@@ -456,24 +456,24 @@ class NllLoss(Function):
     weights and the ignored samples itself (`_nll_index`), so the op is one pure op of
     its input, target and weight (a replayed loop runs it again on the same tensors)."""
 
-    __slots__ = ("reduction", "shape", "index", "coef", "wsum", "args", "keep")
+    __slots__ = ("reduction", "shape", "index", "coef", "wsum", "args", "keep", "flat", "whole")
     name = "NllLossBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, x, target, weight, ignore_index=-100, reduction="mean", weighted=False):
-        rows, cols, coef, keep = _nll_index(x, target, weight, ignore_index)
+        rows, cols, coef, keep, flat, whole = _nll_index(x, target, weight, ignore_index)
         self.reduction, self.shape = reduction, x.shape
         # (its double backward applies it again)
         self.args = (target, weight, ignore_index, weighted)
         self.save(x)  # as PyTorch: a second backward without retain_graph fails
         self.index = (rows, cols) if x.ndim == 2 else (cols,)
-        self.keep = keep
-        picked = -x[self.index] * coef
+        self.keep, self.flat, self.whole = keep, flat, whole
+        picked = -x.take(flat) * coef  # (x[self.index], from the flat positions)
         self.wsum = None
         if reduction == "none":
             self.coef = coef
             return picked if x.ndim == 2 else picked.reshape(())
-        total, wsum = nll_cascade(picked, coef, keep, weighted)
+        total, wsum = nll_cascade(picked, coef, keep, weighted, whole)
         if reduction == "mean":
             if wsum:
                 self.wsum = wsum
@@ -508,18 +508,19 @@ class NllLoss(Function):
         else:
             if self.wsum is not None:  # as PyTorch: -(grad / total_weight) * weight
                 g = g / (Tensor(self.wsum) if F.tensor_mode else self.wsum)
-            g = F.broadcast_to(g, (n,))
-        vals = g * _c(F, -self.coef)
+            if F.tensor_mode or np.ndim(g):
+                g = F.broadcast_to(g, (n,))
+        vals = g * _c(F, -self.coef)  # (one value of g broadcast by the product itself)
         if not F.tensor_mode:
             # as PyTorch's kernel: each kept sample's value written at its class (one a
             # row, no position twice) into zeros, so a -0.0 stays -0.0; an ignored
             # sample writes nothing
             out = np.zeros(self.shape, dtype=vals.dtype)
-            keep = self.keep
-            if keep.all():
-                out[self.index] = vals
+            if self.whole:  # (out.put at the flat positions: out[self.index] = vals)
+                out.put(self.flat, vals)
             else:
-                out[tuple(k[keep] for k in self.index)] = vals[keep]
+                keep = self.keep
+                out.put(self.flat[keep], vals[keep])
             return out
         return F.pad_into(vals, self.shape, self.index)
 
@@ -610,23 +611,51 @@ def _nll_checks(x, t, weight):
 
 
 def _nll_index(x, target, weight, ignore_index):
-    """(rows, classes, per sample its class's weight or 0 when ignored, kept) of the
-    arrays x (N, C) or (C), target (N) or (), weight (C) or None; PyTorch's error for a
-    class out of bounds."""
+    """(rows, classes, per sample its class's weight or 0 when ignored, kept, the flat
+    positions of x read, whether every sample is kept) of the arrays x (N, C) or (C),
+    target (N) or (), weight (C) or None; PyTorch's error for a class out of bounds.  Without a weight, the arrays of the last targets found in bounds
+    are given again for the same target values (a training loop's labels, step after
+    step: one compare of their bytes instead of the checks and the arrays made again;
+    the arrays are read-only)."""
+    if weight is None and target.dtype.kind in "iu" and type(ignore_index) is int:
+        key = (target.tobytes(), target.dtype, target.ndim, x.ndim, x.shape[0], x.shape[-1])
+        key += (x.dtype, ignore_index)
+        found = _NLL_LAST.get(key)
+        if found is not None:
+            return found
+        found = _nll_found(x, target, None, ignore_index)
+        if len(target.shape) == 1 and target.size <= _NLL_KEPT_SIZE or not target.ndim:
+            for a in found[:5]:
+                a.flags.writeable = False
+            _NLL_LAST.clear()  # (the last one only: a loop's own labels)
+            _NLL_LAST[key] = found
+        return found
+    return _nll_found(x, target, weight, ignore_index)
+
+
+#: _nll_index's last arrays found without a weight (for targets of at most
+#: _NLL_KEPT_SIZE values: the compare of their bytes costs less than the checks)
+_NLL_LAST: dict = {}
+_NLL_KEPT_SIZE = 4096
+
+
+def _nll_found(x, target, weight, ignore_index):
     cols = target.reshape(-1).astype(np.int64)
     c = x.shape[-1]
     keep = cols != ignore_index
     rows = np.arange(x.shape[0] if x.ndim == 2 else 1)
     if weight is None and cols.size and keep.all() and 0 <= cols.min() and cols.max() < c:
         # (the common case, in fewer steps: every sample kept and in bounds, weight 1)
-        return rows, cols, np.ones(cols.shape, x.dtype), keep
+        flat = rows * c + cols if x.ndim == 2 else cols
+        return rows, cols, np.ones(cols.shape, x.dtype), keep, flat, True
     bad = keep & ((cols < 0) | (cols >= c))
     if bad.any():
         raise GradIndexError(f"Target {int(cols[bad][0])} is out of bounds.")
     w = np.ones(c, dtype=x.dtype) if weight is None else weight.astype(x.dtype)
     safe = np.where(keep, cols, 0)
     coef = np.where(keep, w[safe], 0).astype(x.dtype)
-    return rows, safe, coef, keep
+    flat = rows * c + safe if x.ndim == 2 else safe
+    return rows, safe, coef, keep, flat, bool(keep.all())
 
 
 @register(

@@ -37,6 +37,8 @@ def _exact(x, dim):
 
 
 def _softmax_dim(dim, ndim):
+    if type(dim) is int and ndim and (dim == -1 or dim == ndim - 1):
+        return ndim - 1  # (the last dim, as norm_dims gives it)
     if dim is None:
         dim = 0 if ndim in (0, 1, 3) else 1
     (axis,) = norm_dims(dim, ndim) or (None,)

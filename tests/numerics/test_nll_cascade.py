@@ -1,7 +1,7 @@
-"""nll_loss's cascade of partial sums: the level-by-level NumPy form (every sample kept)
-adds in the order of the sample-by-sample walk, to the bit, at sizes that fill one to
-five levels, on values with signed zeros, infinities and NaNs; with ignored samples the
-walk itself runs."""
+"""nll_loss's cascade of partial sums: the level-by-level form (every sample kept; NumPy
+calls, or Python floats for few float64 samples) adds in the order of the
+sample-by-sample walk, to the bit, at sizes that fill one to five levels, on values with
+signed zeros, infinities and NaNs; with ignored samples the walk itself runs."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import pytest
 
 from gradcli.numerics.sums.summation import nll_cascade, nll_cascade_walk
 
-SIZES = [0, 1, 2, 15, 16, 17, 33, 255, 256, 257, 2000, 4097, 65536, 65537, 70001, 300_000]
+SIZES = [0, 1, 2, 15, 16, 17, 33, 48, 64, 95, 96, 97, 255, 256, 257, 2000, 4097]
+SIZES += [65536, 65537, 70001, 300_000]
 
 
 def _values(rng, n, dtype, kind):

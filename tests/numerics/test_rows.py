@@ -50,3 +50,27 @@ def test_row_max_by_columns(d):
         assert got.shape == want.shape and got.dtype == want.dtype
         # the same values; a zero's sign may differ, which x - max cannot show
         assert np.array_equal(got, want, equal_nan=True)
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 4, 5, 7])
+@pytest.mark.parametrize(
+    "dtype, kernel, lanes",
+    [(np.float64, softmax64, 4), (np.float32, sleef_explog, 8)],
+    ids=["f64", "f32"],
+)
+def test_short_rows_add_from_the_left(d, dtype, kernel, lanes):
+    """Rows of at most one vector (few rows, not by columns): the values one after the
+    other from the left, each sum rounded to the dtype (no +0 first)."""
+    if d > lanes:
+        pytest.skip("more than one vector")
+    a = _arrays(dtype, d, d)[:40]
+    with np.errstate(all="ignore"):
+        got = kernel.row_sums(a)
+        want = []
+        for row in a:
+            acc = row[0]
+            for v in row[1:]:
+                acc = dtype(acc + v)
+            want.append(acc)
+    assert got.dtype == dtype and got.shape == (40,)
+    assert got.tobytes() == np.array(want, dtype).tobytes()

@@ -130,8 +130,8 @@ def row_sums(a):
     ((l0+l4) + (l2+l6)) + ((l1+l5) + (l3+l7)); rows shorter than 8 from the left."""
     d = a.shape[1]
     if d < 8:
-        acc = a[:, 0].copy()
-        for i in range(1, d):
+        acc = a[:, 0] + a[:, 1] if d > 1 else a[:, 0].copy()
+        for i in range(2, d):
             acc = acc + a[:, i]
         return acc
     if by_columns(a):

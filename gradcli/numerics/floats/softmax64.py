@@ -23,10 +23,12 @@ def row_sums(a):
     """reduce_all(+) of each row of a 2-D float64 array."""
     rows, d = a.shape
     if d < LANES:  # a partial vector: its lanes from the left
-        acc = a[:, 0].copy()
-        for i in range(1, d):
+        acc = a[:, 0] + a[:, 1] if d > 1 else a[:, 0].copy()
+        for i in range(2, d):
             acc = acc + a[:, i]
         return acc
+    if d == LANES:  # one vector: its lanes in order (no copy of it first)
+        return ((a[:, 0] + a[:, 1]) + a[:, 2]) + a[:, 3]
     if by_columns(a):
         a0, a1, a2, a3 = lanes(a, LANES)
         return ((a0 + a1) + a2) + a3

@@ -25,6 +25,9 @@ for bit for sizes up to 10^7 and sums of signed zeros, tests/golden/numerics.jso
 
 from __future__ import annotations
 
+from functools import reduce
+from operator import add
+
 import numpy as np
 
 from .. import native
@@ -231,7 +234,7 @@ def torch_sum(x: np.ndarray):
     return total
 
 
-def nll_cascade(losses, weights, keep, weighted):
+def nll_cascade(losses, weights, keep, weighted, whole=None):
     """(loss sum, weight sum) of nll_loss's reduction as PyTorch's CPU kernel adds them
     (ATen/native/LossNLL.cpp, nll_loss_out_frame): a cascade of 8 levels of partial
     sums, each level added into the next when the sample index is a multiple of
@@ -239,12 +242,17 @@ def nll_cascade(losses, weights, keep, weighted):
     levels are then added in order from 0.  Without weights the weight sum is the
     count of samples kept.  With every sample kept, each level is a few NumPy calls
     (`_nll_levels`); an ignored sample at a multiple of step adds nothing to the next
-    level, so then the samples are walked one by one (`nll_cascade_walk`)."""
+    level, so then the samples are walked one by one (`nll_cascade_walk`).  `whole`:
+    whether every sample is kept, when the caller knows (else keep tells)."""
     n = losses.shape[0]
-    if n and not keep.all():
+    if n and not (keep.all() if whole is None else whole):
         return nll_cascade_walk(losses, weights, keep, weighted)
-    zero = losses.dtype.type(0)
     power = max(4, (int(n - 1).bit_length() if n > 1 else 0) // 4)
+    if not weighted and n <= SMALL_NLL and losses.dtype == _F64:
+        total = _nll_levels_floats(losses.tolist(), 1 << power)
+        if total == total:
+            return _F64.type(total), _F64.type(n)
+    zero = losses.dtype.type(0)
     with np.errstate(invalid="ignore", over="ignore"):
         total = _nll_levels(losses, 1 << power, zero)
         wsum = _nll_levels(np.asarray(weights, losses.dtype), 1 << power, zero) if weighted else 0
@@ -285,6 +293,34 @@ def _nll_levels(seq, step, zero):
         total = total + _seq_from_zero(seq[1 + full * step :], zero)
         seq = out
     return total + _seq_from_zero(seq, zero)
+
+
+#: float64 losses of at most this many samples are added as Python floats (the same
+#: IEEE additions in the same order, without a NumPy call per level)
+SMALL_NLL = 96
+_F64 = np.dtype(np.float64)
+
+
+def _nll_levels_floats(seq, step):
+    """_nll_levels on a list of Python floats (doubles): each block's sum from its first
+    item, then +0, as `_accumulate`'s last item plus +0; the rests from their first item
+    plus +0 (`_seq_from_zero`)."""
+    total = 0.0
+    for _ in range(7):
+        m = len(seq)
+        if m <= 1:
+            break
+        full = (m - 1) // step
+        out = [seq[0] + 0.0]
+        for j in range(full):
+            out.append(reduce(add, seq[1 + j * step : 1 + (j + 1) * step]) + 0.0)
+        rest = seq[1 + full * step :]
+        if rest:
+            total = total + (reduce(add, rest) + 0.0)
+        seq = out
+    if seq:
+        total = total + (reduce(add, seq) + 0.0)
+    return total
 
 
 def _seq_from_zero(v, zero):
