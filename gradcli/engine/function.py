@@ -149,12 +149,20 @@ class Function:
         node.parents = parents
         node.watch = None
         node.out_dtype = out.dtype
-        if node.saved:
-            node.saved_src = _sources(node.saved, out, args, arrays)
+        saved = node.saved
+        if saved:
+            if len(saved) == 1 and len(args) == 1:  # (a unary op's input or output)
+                s = saved[0]
+                a = args[0]
+                srcs = node.saved_src = (
+                    (_OUT,) if s is out else (a if s is arrays[0] and type(a) is Tensor else None,)
+                )
+            else:
+                srcs = node.saved_src = _sources(saved, out, args, arrays)
             if versions.state.inference is not None:
-                versions.check_saved(node.saved_src)
+                versions.check_saved(srcs)
             if versions.state.bumped:
-                versions.record(node, node.saved_src)
+                versions.record(node, srcs)
         return Tensor(out, True, node)
 
     @classmethod

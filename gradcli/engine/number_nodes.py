@@ -80,7 +80,8 @@ def pair_node(cls, a, b):
     dt = da.dtype
     pa = (a.grad_fn or a) if a.requires_grad else None
     pb = (b.grad_fn or b) if b.requires_grad else None
-    out = np.array(node.pair_forward(da, db), dtype=dt)
+    r = node.pair_forward(da, db)
+    out = np.array(r) if dt is F64 else np.array(r, dt)  # (a float's array: float64)
     node.seq = next_seq()
     node.needs = _NEEDS[pa is not None, pb is not None]
     node.parents = (pa, pb)

@@ -12,7 +12,7 @@ from .parser import Token, Tree
 from .arity import BareName
 from .fast_types import SMALL
 from .expressions import _bound_around
-from .fast_dispatch import plain_first
+from .fast_dispatch import plain_binary_op
 from .fast_support import GLOBAL_READ
 from . import runtime as rt
 
@@ -441,7 +441,7 @@ class FastExpressions:
     def binop(self, op, a, b, line, col, fallback=None, augmented=False):
         """`a op b` guarded, objects first (object_op), else `fallback` (op's function)."""
         if fallback is None:  # (objects of the program's classes first: fast_objects.py)
-            fallback = self.const(plain_first(op, rt.binary_op(op)), "binary_" + _op_key(op))
+            fallback = self.const(plain_binary_op(op), "binary_" + _op_key(op))
         if _known_int(a) and _known_int(b):
             e = _int_binop(self, op, a, b, fallback, line, col)
             if e is not None:

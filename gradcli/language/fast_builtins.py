@@ -31,8 +31,7 @@ from .arity import BareName
 from .classes import HASH_PLAIN, SCALARS, LanguageObject, hash_plain_class
 from .containers import DICT_METHODS, SET_METHODS
 from .invoke import call_failed
-from . import runtime as rt
-from .fast_dispatch import plain_first
+from .fast_dispatch import plain_binary_op
 from .fast_support import framed as in_frames
 from .prelude import isinstance_, reversed_, set_, sum_items, zip_
 from .runtime import LIST_METHODS
@@ -163,10 +162,10 @@ def _listed(raw):
 def _sum(bf, name, line, col):
     """sum(items, start) of a generator expression (or another lazy iterator): prelude's
     _sum, its `+` taking the case of a plain class first as the fast tier's operators
-    do (fast_dispatch.plain_first: the same special method called, the same answer),
+    do (fast_dispatch.plain_binary_op: the same special method called, the same answer),
     run as the general call runs it: the line the call's, the fast functions running
     here the running frames of the program's code it calls."""
-    add = plain_first("+", rt.binary_op("+"))
+    add = plain_binary_op("+")
 
     def total_of(items, start=0):
         return sum_items(add, items, start)

@@ -18,7 +18,8 @@ from .arity import MethodName
 from .callsites import _other_method
 from .calls import backward_hint
 from .classes import NAMES, direct_name, is_user_class, plain_class_attr, plain_lookup
-from .datamodel import _DUNDER, BINARY, _sign, refused
+from . import bitwise
+from .datamodel import _DUNDER, BINARY, NO, _sign, refused
 from .fast_support import framed as in_frames
 from .functions import UserFunction, call_user
 from .invoke import call, call_failed
@@ -101,19 +102,18 @@ def repr_returned(fn, v, r, name, line, col):
 _NUMBERS = (int, float, bool)
 
 
-def plain_first(op, fallback, augmented=False):
-    """`fallback` (runtime.binary_op's function for op), with the case of
-    datamodel.plain_binary taken first when the special method it calls has a fast
-    function: an object of a plain class and one of the same class or a number, or a
-    number and an object (its reflected method); the same method called, the same
-    answer and error."""
+def plain_check(op, augmented=False):
+    """check(a, b): the case of datamodel.plain_binary whose special method has a fast
+    function (an object of a plain class and one of the same class or a number, or a
+    number and an object: its reflected method), answered by that method, or NO for
+    any other pair; None when op has no special method."""
     name = _DUNDER.get(op)
     if name is None:
-        return fallback
+        return None
     dname, rname, iname = f"__{name}__", f"__r{name}__", f"__i{name}__"
     lookup = plain_lookup
 
-    def run(a, b):
+    def check(a, b):
         ta = type(a)
         if ta is not Tensor:
             tb = type(b)
@@ -138,9 +138,34 @@ def plain_first(op, fallback, augmented=False):
                         if r is NotImplemented:
                             raise refused(op, name, ta, tb, augmented)
                         return r
-        return fallback(a, b)
+        return NO
+
+    return check
+
+
+def plain_first(op, fallback, augmented=False):
+    """`fallback` (runtime.binary_op's function for op), with the case of
+    datamodel.plain_binary taken first when the special method it calls has a fast
+    function (`plain_check`): the same method called, the same answer and error."""
+    check = plain_check(op, augmented)
+    if check is None:
+        return fallback
+
+    def run(a, b):
+        r = check(a, b)
+        return fallback(a, b) if r is NO else r
 
     return run
+
+
+def plain_binary_op(op):
+    """plain_first(op, runtime.binary_op(op)) made as one function: binary_op's run
+    asks `plain_check` where no tensor or number pair has answered (the only pairs the
+    check answers), so an operator on tensors runs no wrapper's frame."""
+    check = plain_check(op)
+    if check is None or op in bitwise.OPS:
+        return plain_first(op, rt.binary_op(op))
+    return rt.binary_op(op, first=check)
 
 
 _COMPARED = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}

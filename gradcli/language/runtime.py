@@ -246,9 +246,11 @@ INT_DIV = {"%": operator.mod, "//": operator.floordiv}  # int op nonzero int: Py
 SMALL_INT = 1 << 31  # int op int below this in size: far from max_int_bits, no check needed
 
 
-def binary_op(op, augmented=False):  # noqa: C901 (one dispatch over the kinds of operand)
+def binary_op(op, augmented=False, first=None):  # noqa: C901 (one dispatch over the kinds of operand)
     """`binary` for one operator, its lookups done once (the compiler calls this
-    when it compiles `a op b`; `augmented`: for `a op= b`)."""
+    when it compiles `a op b`; `augmented`: for `a op= b`).  `first(a, b)`: asked
+    where neither operand is a tensor and no two numbers of one type answered, before
+    the rest (fast_dispatch.plain_binary_op); its answer unless it is NO."""
     if op in bitwise.OPS:
         return bitwise.binary_op(op, augmented)
     tensor_fn = operator_function(op)  # (the op that declares the operator)
@@ -328,6 +330,10 @@ def binary_op(op, augmented=False):  # noqa: C901 (one dispatch over the kinds o
                 if program_object(a) or program_object(b):  # torch: NotImplemented
                     return (datamodel.inplace if augmented else datamodel.binary)(op, a, b)
                 raise
+        if first is not None:
+            r = first(a, b)
+            if r is not NO:
+                return r
         if ta is Batched or type(b) is Batched:
             return batching.dispatch(tensor_fn, (a, b), {})
         r = plain_binary(op, a, b, augmented)  # an object of a plain class of the program

@@ -859,6 +859,10 @@ def unary_fn(name, np_fn):
     """`np_fn` made to compute float32/float64 arrays as PyTorch does (VML)."""
 
     def fn(x):
+        if type(x) is np.ndarray and not x.ndim:  # (unary's first step, taken here)
+            one = _ONE.get((x.dtype, name))
+            if one is not None and _state["lib"] is not None:
+                return one(x)
         if x.dtype.char in "fd" and _state["lib"] is not None:
             r = unary(name, x)
             if r is not None:

@@ -36,14 +36,17 @@ class Unary(Function):
     saves = ""  # "x" (input), "out" (output), "" (nothing)
 
     def forward(self, x):
-        x = dtypes.floating(x)
+        if x.dtype.kind != "f":
+            x = dtypes.floating(x)
         out = self.np_fn(x)
-        if not x.flags.c_contiguous and out.flags.c_contiguous:  # (VML, SLEEF: C order)
+        # (VML, SLEEF: C order; a 0-d array is C-contiguous)
+        if x.ndim and not x.flags.c_contiguous and out.flags.c_contiguous:
             out = laid_out(out, (x,))
-        if self.saves == "x":
-            self.save(x)
-        elif self.saves == "out":
-            self.save(out)
+        saves = self.saves
+        if saves == "x":
+            self.saved = (x,)
+        elif saves == "out":
+            self.saved = (out,)
         return out
 
 

@@ -443,6 +443,31 @@ PROGRAMS = {
         "def e(a):\n    def h(n):\n        return a.y if n == 0 else h(n - 1)\n    return h(3)\n"
         "print(e(P(1)))\n"
     ),
+    # one operator's function for tensors, numbers and a plain class's objects (its
+    # special methods asked where no tensor or number pair answered; NotImplemented
+    # refused), in an expression and in sum() of a generator
+    "operators_of_objects_tensors_and_numbers": (
+        "import torch\n"
+        "class V:\n    def __init__(self, x):\n        self.x = x\n"
+        "    def __add__(self, o):\n"
+        "        return V(self.x + (o.x if isinstance(o, V) else o)) if not isinstance(o, str)"
+        " else NotImplemented\n"
+        "    def __radd__(self, o):\n        return V(o + self.x)\n"
+        "    def __mul__(self, o):\n        return NotImplemented\n"
+        "    def __repr__(self):\n        return f'V({self.x})'\n"
+        "def f(a, b):\n    return a + b\n"
+        "def g(a, b):\n    return a * b\n"
+        "def total(xs):\n    return sum(x for x in xs)\n"
+        "t = torch.tensor(1.5, requires_grad=True)\n"
+        "u = torch.tensor([1.0, 2.0])\n"
+        "print(f(V(1), V(2)), f(V(1), 2), f(3, V(1)), f(2, 3), f(2.5, 1), f(True, V(1)))\n"
+        "print(f(t, t), f(t, 2), f(2, t), g(t, 3.0), g(t, t), f(u, u), g(u, 2))\n"
+        "print(total([V(1), V(2), 3]), total([t, t, 1.0]), total([1, 2.5]))\n"
+        "for a, b in [(V(1), 'x'), (V(1), None), (V(1), V(2)), (2, V(1))]:\n"
+        "    for op in (f, g):\n"
+        "        try:\n            print(op(a, b))\n"
+        "        except TypeError as e:\n            print('TypeError', e)\n"
+    ),
 }
 
 
