@@ -31,7 +31,8 @@ DOCS = {
     "torch.autograd.function": "Function, FunctionCtx and once_differentiable",
     "torch.cuda": "CUDA queries; gradcli runs on the CPU, so is_available() is False",
     "torch.special": "special functions under their torch.special names: expit, xlogy, erf, "
-    "erfinv, exp2, expm1, log1p, logsumexp, softmax, log_softmax, round, logit, sinc",
+    "erfinv, exp2, expm1, log1p, logsumexp, softmax, log_softmax, round, logit, sinc, "
+    "digamma, psi",
     "torch.linalg": "linear algebra: inv, det, slogdet, solve, vector_norm and cross",
     "torch.accelerator": "accelerator queries; none is available",
     "torch.utils": "utils.data: Dataset, TensorDataset, DataLoader",

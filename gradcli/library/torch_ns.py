@@ -56,6 +56,8 @@ _SPECIAL = {
     "xlogy": "xlogy",
     "logit": "logit",
     "sinc": "sinc",
+    "digamma": "digamma",
+    "psi": "digamma",
 }
 
 

@@ -315,6 +315,22 @@ case("unary/exp/chain", _unary_src(_GEN_INIT["vec"], "torch.exp(torch.sin(x)) * 
 case("unary/log_exp/chain", _unary_src(_GEN_INIT["mat"], "x.exp().log()", False))
 case("unary/sqrt_square/chain", _unary_src(_POS_INIT["vec"], "x.square().sqrt()", False))
 
+# digamma: its poles (0, the negative integers) and both sides of them, in float32 and float64
+_DIGAMMA_INIT = {
+    "vec": "x = torch.tensor([-2.5, -1.0, -0.5, -0.0, 0.0, 1e-3, 0.5, 1.4616, 9.99, 10.0, 123.25], "
+    "requires_grad=True)",
+    "f64": "x = torch.tensor([-7.3, -2.0, -0.25, 0.0, 0.3, 1.0, 3.5, 10.0, 1e6, float('inf'), "
+    "float('nan')], dtype=torch.float64, requires_grad=True)",
+}
+for _shape, _init in _DIGAMMA_INIT.items():
+    case("unary/digamma/%s/func" % _shape, _unary_src(_init, "torch.digamma(x)", False))
+    case("unary/digamma/%s/method" % _shape, _unary_src(_init, "x.digamma()", False))
+    case(
+        "unary/digamma/%s/special" % _shape,
+        _unary_src(_init, "torch.special.digamma(x) + torch.special.psi(x * 2)", False),
+    )
+case("unary/digamma/int_input", "t = torch.tensor([1, 2, 3])\ntorch.digamma(t)\n")
+
 _F32 = "x = torch.tensor([0.5, 1.0, 2.0], dtype=torch.float32, requires_grad=True)"
 for _op in ["exp", "log", "sqrt", "sigmoid", "tanh", "abs", "neg", "square", "relu", "sin"]:
     case("unary/%s/float32/method" % _op, _unary_src(_F32, "x.%s()" % _op, False))

@@ -395,6 +395,9 @@ NATIVE = {
     # malloc_usable_size by fixed names, called by the handler's compiled functions
     # (native.py compiles their fixed IR), and NumPy's C-API slots that get and set it
     "gradcli/numerics/native_alloc.py": {"ctypes"},
+    # the C library's sinf by that fixed name (float32 trigamma, digamma's gradient); its
+    # only inputs are float32 values of an array
+    "gradcli/numerics/floats/digamma.py": {"ctypes"},
     # glibc's mallopt and malloc_trim with fixed parameters, nothing else
     # (tests/runtime/test_heap.py checks the names it binds); no program's text reaches it
     "gradcli/runtime/heap.py": {"ctypes"},

@@ -92,7 +92,7 @@ def act_input(n, dtype):
 
 
 #: SLEEF's log1p/expm1/sinh/cosh and the kernels on them (gradcli/numerics/floats/sleef_u10.py,
-#: torch_act.py): function text in x -> the interval its inputs are spread over; the edge
+#: torch_act.py), and ATen's own digamma and its gradient's trigamma (floats/digamma.py): function text in x -> the interval its inputs are spread over; the edge
 #: values go first (rotated by n, so that the small sizes, all left-over values, see
 #: different ones) and, from 2000 values on, last too (in the left-over values of sinh's)
 U10 = {
@@ -104,6 +104,8 @@ U10 = {
     "F.softplus(x, 0.5, 4.0)": (-100.0, 100.0),
     "F.elu(x)": (-30.0, 30.0),
     "F.logsigmoid(x)": (-100.0, 100.0),
+    "torch.digamma(x)": (-30.0, 30.0),
+    "torch.special.psi(x * 1e3)": (-5.0, 5.0),
 }
 
 
