@@ -418,6 +418,12 @@ NATIVE = {
     # them), kept in gradcli's own __pycache__ and run only as the module whose source
     # file has the recorded size and time; no program's text reaches it
     "gradcli/runtime/code_cache.py": {"marshal", "importlib.util"},
+    # a replayed graph's straight-line backward (engine/straight.py builds it from Python's
+    # tree of its schedule's numbers and the nodes' classes, never from a program's text),
+    # its code object kept in the user's cache directory as Python keeps .pyc files, named
+    # by a hash of its key, straight.py's text and the interpreter's tag, and taken back
+    # only for the same key's text
+    "gradcli/engine/straight_code.py": {"marshal"},
     # torch.load of PyTorch's .pt files (a zip holding a pickle): its Unpickler's
     # find_class answers only the few globals such files use (OrderedDict, the tensor and
     # parameter rebuilders, the storage types), each with a value of that module, never an
