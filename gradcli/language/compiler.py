@@ -75,6 +75,7 @@ class Compiler(Statements, Control, Definitions, Expressions, Comprehensions, Ca
         self.silent = False  # compiling a statement that ends its line with ';': it shows nothing
         self.source = None  # the program's text (to see a trailing ';')
         self.replays = 0  # loops compiled so far that qualify for replay (fast_tier.py)
+        self.draws = {}  # the globals read by the iterables of the `for` nodes of a forward's draws (replay_draws)
 
     @property
     def display(self):

@@ -41,6 +41,7 @@ from .exceptions import Handling, catchable, matches
 from .functions import Generator
 from .positions import located, pos, syntax_error
 from .state import state
+from .replay_draws import drawn
 
 
 def _replayable(comp, suite, target, cond):
@@ -282,6 +283,8 @@ class Control:
         target, iterable, suite, else_suite = node.children
         store = self.target(target)
         it = self.expr(iterable)
+        if self.draws and id(node) in self.draws:  # (a forward's draw: replay_draws.py)
+            it = drawn(it, pos(iterable)[0], self.draws[id(node)])
         body = None if gen else _replayable(self, suite, target, None)
         b = self.suite(suite, gen) if body is None else body.run_all
         self.replays += body is not None  # (fast_tier.py leaves such a loop to replay)

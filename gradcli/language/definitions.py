@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..runtime.errors import GradSyntaxError
 from ..runtime import context
-from . import loop_shapes
+from . import loop_shapes, through_shapes
 from .parser import Token, Tree
 from .classes import ANNOTATIONS, Super, changed, make_class
 from .functions import CLASS_CELL, Scope, Signature, UserFunction, frames, given_defaults
@@ -198,6 +198,17 @@ class Definitions:
         (language/replay_defs.py, imported with the first such body: start-up); a
         method's that a replayed loop may see through when it is a module's forward is
         noted (loop_shapes.THROUGH)."""
+        params = node.children[1]
+        got = None
+        if (
+            self.fn.parent is not None
+            and self.fn.parent.kind == "class"
+            and params is not None
+            and all(isinstance(p, Tree) and p.data == "param" for p in params.children)
+        ):
+            got = through_shapes.through(
+                suite, [p.children[0].value for p in params.children], self
+            )
         code = None
         if loop_shapes.REPORT or loop_shapes.qualifies_def(suite):
             from .replay_defs import def_body
@@ -205,22 +216,25 @@ class Definitions:
             code = def_body(self, suite, node.children[0].value, pos(node.children[0])[0])
             if code is not None:
                 self.replays += 1  # (fast_tier.py leaves a def that replays to replay)
+                if got is not None and got[2]:
+                    got = None  # (its loops not compiled as draws)
         if code is None:
-            code = self.block(suite)
-        params = node.children[1]
-        if (
-            self.fn.parent is not None
-            and self.fn.parent.kind == "class"
-            and params is not None
-            and all(isinstance(p, Tree) and p.data == "param" for p in params.children)
-        ):
-            got = loop_shapes.through(suite, [p.children[0].value for p in params.children])
-            if got is not None:
-                loop_shapes.THROUGH[code] = got
+            if got is not None and got[2]:  # (its draws' loops: replay_draws.py; the
+                self.replays += 1  # fast tier leaves the method to them)
+                outer = self.draws
+                self.draws = {id(n): loop_shapes.names_in(n.children[1]) for n in got[2]}
+                try:
+                    code = self.block(suite)
+                finally:
+                    self.draws = outer
+            else:
+                code = self.block(suite)
+        if got is not None:
+            loop_shapes.THROUGH[code] = got
         elif self.fn.parent is None and all(
             isinstance(p, Tree) and p.data == "param" for p in _params(params)
         ):  # (a function of the program's own scope a replayed statement may see through)
-            got = loop_shapes.through_def(
+            got = through_shapes.through_def(
                 self, suite, [p.children[0].value for p in _params(params)]
             )
             if got is not None:

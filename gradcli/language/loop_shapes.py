@@ -136,6 +136,8 @@ def _pure_method(name) -> bool:
 
 
 def _pure_call(node, me=None) -> bool:
+    if node.data == "getattr":  # self.w of a forward: its parameter or buffer (`through`)
+        return me is not None and _dotted(node.children[0]) == (me, ())
     if node.data == "getitem":  # x[0], x[1, -2]: indexing by numbers, when declared pure
         entry = METHOD_ONLY.get("index")
         subs = node.children[1]
@@ -613,91 +615,13 @@ def called_def(call, read):
     return DEFS.get(f.body)
 
 
-#: code of a `def` -> what `through` found of it (a forward a replayed loop sees through)
+#: code of a `def` -> what through_shapes.through found of it (a forward a replayed loop sees through)
 THROUGH: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def through(suite, params):
-    """Whether a method's body is one a replayed loop may see through when it is a
-    module's `forward` (replay_plan.py checks the module): a docstring, `name = expression`
-    statements and a last `return expression`, each expression made as a replayed
-    assignment's (`pure`) where `self.attr(...)` may call the module's own modules, of its
-    parameters, its locals and globals: (the globals it reads, the attributes of `self`
-    it calls), else None.  Nothing else runs: what its ops are is a function of the
-    module's state and the shapes and dtypes of what it is given."""
-    if not params:
-        return None
-    me = params[0]
-    nodes, ret = _def_statements(suite)
-    if ret is None or not ret.children or ret.children[0] is None:
-        return None
-    local = set(params)
-    for n in nodes:
-        ch = n.children
-        if not (
-            n.data == "assign"
-            and len(ch) == 2
-            and isinstance(ch[0], Tree)
-            and ch[0].data == "name"
-            and pure(ch[1], me)
-        ):
-            return None
-        local.add(ch[0].children[0].value)
-    if not pure(ret.children[0], me):
-        return None
-    calls = {
-        t.children[0].children[1].value
-        for x in nodes + [ret]
-        for t in _trees(x)
-        if t.data == "call"
-        and isinstance(t.children[0], Tree)
-        and t.children[0].data == "getattr"
-        and _dotted(t.children[0].children[0]) == (me, ())
-    }
-    reads = set().union(*(names_in(x) for x in nodes + [ret]))
-    return frozenset(reads - local), frozenset(calls)
-
-
-#: code of a `def` -> what `through_def` found of it (a function a replayed statement
+#: code of a `def` -> what through_shapes.through_def found of it (a function a replayed statement
 #: sees through: replay_through.function_checks)
 THROUGH_DEFS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def through_def(comp, suite, params):
-    """Whether a function's body is one a replayed statement may see through when it
-    calls the function (`loss = loss_fn(X, Y)`: its ops are the statement's, as a
-    module's forward's are): a docstring, `name = expression` statements and a last
-    `return expression`, each expression made as a replayed assignment's (`pure`), of
-    its parameters, its locals and globals: (the globals it reads, the numbers it
-    writes, its namespace calls as `_item` gives them, the language's built-ins), else
-    None."""
-    nodes, ret = _def_statements(suite)
-    if ret is None or not ret.children or ret.children[0] is None:
-        return None
-    local = set(params)
-    for n in nodes:
-        ch = n.children
-        if not (
-            n.data == "assign"
-            and len(ch) == 2
-            and isinstance(ch[0], Tree)
-            and ch[0].data == "name"
-            and pure(ch[1])
-        ):
-            return None
-        local.add(ch[0].children[0].value)
-    if not pure(ret.children[0]):
-        return None
-    every = nodes + [ret]
-    reads = set().union(*(names_in(x) for x in every))
-    builtins = comp.builtins
-    calls = tuple(
-        (name, path, attr, builtins.get(attr))
-        for name, path, attr in sorted(set().union(*(namespace_calls(x) for x in every)))
-        if name not in local
-    )
-    literals = frozenset().union(*(_literals(comp, x) for x in every))
-    return frozenset(reads - local), literals, calls, builtins
 
 
 def compile_def(comp, suite):

@@ -67,6 +67,8 @@ from .replay_steps import backward_item, run_updates
 from .replay_records import AS_COMPILED, ASSIGN, BACKWARD, CHECK, CLEAR_GRAD, ITEM, NO_GRAD, STEP
 from .replay_records import APPEND, ARRAY_STEP, CALL, EACH, ZERO_GRAD
 from .replay_plan import plan as make_plan
+from .replay_draws import DRAWS, queued
+from .replay_keyed import drawn_iteration, grow, keyed, rest
 
 # the kinds the hot loops test as literals (a test checks they are these)
 assert (ASSIGN, BACKWARD, AS_COMPILED, NO_GRAD, CHECK, ITEM) == (0, 1, 2, 3, 4, 5)
@@ -97,6 +99,7 @@ class Body:
         "swaps",
         "kept",
         "cond_loads",
+        "keyed",
     )
 
     def __init__(self, items, targets):
@@ -112,6 +115,7 @@ class Body:
         self.targets = targets  # the name a `for` loop binds (None: a `while` loop,
         # or a target that is not a name)
         self.cond_loads = None  # a `while` loop's: the loads of its condition's variables
+        self.keyed = False  # a loop's: a plan per draws (replay_draws.py; a def's: none)
         self.closures = tuple(it[2] for it in items)
         self.stores = {what: extra[0] for kind, what, _, extra, _, _ in items if kind == "assign"}
         self.loads = {what: extra[1] for kind, what, _, extra, _, _ in items if kind == "assign"}
@@ -143,6 +147,7 @@ class Body:
         body.line = line
         body.writes, body.augmented = frozenset(names | bound_names(suite)), augmented(suite)
         body.swaps = frozenset(names)
+        body.keyed = True
         if cond is not None:  # (numbers and variables only: loop_shapes._condition)
             body.cond_loads = tuple(comp.load_name(n, cond) for n in sorted(names_in(cond)))
         return body
@@ -183,6 +188,9 @@ class Run:
         "why",
         "noted",
         "lent",
+        "alts",
+        "drawing",
+        "tree",
     )
 
     def __init__(self, body, s):
@@ -203,6 +211,9 @@ class Run:
         self.why = None  # why the last noted iteration gave no plan (REPORT)
         self.noted = -1  # the engine's ops the last noted iteration ran (replay_defs.py)
         self.lent = None  # a set an `if` handed over: (plan, its turn, the set) (`_guarded`)
+        self.alts = None  # draws -> the state of the plan noted with them (`_drawn`), or None
+        self.drawing = None  # the draws of this iteration made ahead: ((value, item) ...)
+        self.tree = None  # the draws noted: which is made next (replay_draws.make)
 
     def iteration(self, s):
         """Run the body once; returns its signal, as Compiler.block's closure does."""
@@ -210,9 +221,11 @@ class Run:
         if plan is not None:
             why = self._ready(plan)
             if why is None:
-                return self._replay(plan)
+                return self._replay(plan) if not plan.draws else drawn_iteration(self, plan)
             if why is not _COND:
-                self.plan = None
+                self.plan = self.alts = self.tree = None  # (the draws noted: in that state)
+            elif plan.draws:  # (its draws made by the compiled iteration, in their place)
+                return self._compiled(0)
             else:
                 r = _guarded(self, plan)
                 if r is not _STALE:
@@ -235,6 +248,8 @@ class Run:
         self.steady = False
         if self.pending:
             self.materialize()
+        if self.drawing is not None:  # (the draws its statements make: made ahead)
+            queued([v for v, at in self.drawing if at >= start])
         return sequence(self.body.closures[start:])(self.s) if start else self.body.run_all(self.s)
 
     def _assigned_first(self):
@@ -268,20 +283,20 @@ class Run:
             self.materialize()
         plan = self.plan
         if plan is None:
+            self.alts = self.tree = None
             return
         # kept for the loop's next run (Body.start), holding none of this run's values:
         # what the shadow sets saved that no backward freed, the ops' outputs and the
-        # variables' arrays in `vals`, the hoisted values, the scope
-        for shadows in self.sets:
-            if shadows is not None and plan.loose:
-                engine.release(shadows, plan.loose)
-        vals = self.vals
-        n, c = len(plan.ops), len(plan.consts)
-        for i in range(n):
-            vals[i] = None
-        for i in range(n + c, len(vals)):
-            vals[i] = None
+        # variables' arrays in `vals`, the hoisted values, the scope (and so the plans
+        # of other draws: `_drawn`)
+        rest(plan, self.vals, self.sets)
         self.fixed = None
+        alts = self.alts
+        if alts:
+            for key, got in alts.items():
+                if got is not None:
+                    rest(got[0], got[1], got[5])
+                    alts[key] = (*got[:4], None, got[5], got[6], None)
         self.s = None
         self.body.kept = self
         self.body = None  # (no cycle: the body holds its kept run, not this one it)
@@ -295,44 +310,31 @@ class Run:
         # assign: (its notes' range, values read, its result's op, grad mode);
         # backward: (its root's op, the root's node)
         seen = {}
-        with engine.recording() as rec:
-            for i, (kind, what, closure, extra, line, col) in enumerate(self.body.items):
-                if kind == "assign":
-                    read = read_all(extra[2], s)
-                    start = len(rec.notes)
-                    r = closure(s)
-                    out = extra[1](s)
-                    seen[i] = (
-                        (start, len(rec.notes)),
-                        read,
-                        rec.index_of(out),
-                        out,
-                        context.current.grad_enabled,
-                    )
-                else:
-                    if kind == "backward":
-                        try:
-                            root = extra[0](s)
-                        except Exception:
-                            root = None
-                        seen[i] = (rec.index_of(root), getattr(root, "grad_fn", None))
-                    elif kind == "updates" and what is not None:  # (and its `with` value)
-                        seen[i] = _block_seen(what, extra, s)
-                    elif kind in ("item", "append"):
-                        seen[i] = read_all(extra[2], s)
-                    elif kind != "guard":
-                        seen[i] = read_all(extra, s)
-                    r = closure(s)
-                if r is not None:
-                    return r
-        self.noted = len(rec.notes)
+        outer, DRAWS.seen = DRAWS.seen, []  # (the draws the iteration makes)
+        drew = DRAWS.seen
         try:
-            if None in rec.notes:  # (a forward-mode level or hooks context opened)
+            r, notes, first = _noting(self.body, s, seen, drew)
+        finally:
+            DRAWS.seen = outer
+        if r is not None:
+            return r
+        self.noted = len(notes)
+        draws, key = (), None
+        try:
+            if None in notes:  # (a forward-mode level or hooks context opened)
                 raise Fail("a forward-mode level or saved-tensor hooks were opened")
-            self.plan = make_plan(self.body, seen, rec.notes)
+            draws, key = keyed(self.body, drew, first)
+            self.plan = make_plan(self.body, seen, notes)
+            if drew and any(it[0] == CALL for it in self.plan.items):
+                raise Fail("a forward's loop draws in a statement with a call of a def")
+            self.plan.draws, self.plan.key = draws, key
+            if drew and not grow(self, draws, key):
+                raise Fail("a forward's loops drew in another order than before")
         except Fail as e:
             self.plan = None
             self.why = str(e) or "what the noted iteration did cannot be replayed"
+            if key is not None and self.alts is not None and grow(self, draws, key):
+                self.alts[key] = None  # (these values run as compiled: `_drawn`)
         if self.plan is not None:
             p = self.plan
             self.vals = [None] * len(p.ops) + list(p.consts) + [None] * len(p.frees)
@@ -556,11 +558,12 @@ class Counted(Run):
     __slots__ = ()
 
     def iteration(self, s):
-        plan, counts = self.plan, self.counts
-        if plan is not None and self._ready(plan) is None:
-            counts[0] += 1
-        counts[1] += 1
+        self.counts[1] += 1
         return Run.iteration(self, s)
+
+    def _replay(self, plan):
+        self.counts[0] += 1
+        return Run._replay(self, plan)
 
     def finish(self):
         line = self.body.line
@@ -902,3 +905,46 @@ def _check(checks, s):
         elif v is not want:
             return False
     return True
+
+
+def _noting(body, s, seen, drew):
+    """The body run as compiled, the engine noting its ops (`_record`): (its signal,
+    the notes, the draws made before its first statement that is neither an
+    assignment nor an `if`, whose condition was tested before the iteration)."""
+    first = None
+    with engine.recording() as rec:
+        for i, (kind, what, closure, extra, line, col) in enumerate(body.items):
+            if first is None and kind != "assign" and kind != "guard":
+                first = len(drew)
+            at = len(drew)
+            if kind == "assign":
+                read = read_all(extra[2], s)
+                start = len(rec.notes)
+                r = closure(s)
+                out = extra[1](s)
+                seen[i] = (
+                    (start, len(rec.notes)),
+                    read,
+                    rec.index_of(out),
+                    out,
+                    context.current.grad_enabled,
+                )
+            else:
+                if kind == "backward":
+                    try:
+                        root = extra[0](s)
+                    except Exception:
+                        root = None
+                    seen[i] = (rec.index_of(root), getattr(root, "grad_fn", None))
+                elif kind == "updates" and what is not None:  # (and its `with` value)
+                    seen[i] = _block_seen(what, extra, s)
+                elif kind in ("item", "append"):
+                    seen[i] = read_all(extra[2], s)
+                elif kind != "guard":
+                    seen[i] = read_all(extra, s)
+                r = closure(s)
+            if r is not None:
+                return r, None, first
+            for x in range(at, len(drew)):
+                drew[x] = drew[x] + (i,)
+    return None, rec.notes, len(drew) if first is None else first

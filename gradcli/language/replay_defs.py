@@ -223,6 +223,7 @@ class _Held:
             self.busy
             or run is None
             or run.plan is None
+            or run.plan.draws
             or (self.returns == "" and not self.item_of)
         ):
             return lrun._compiled(at)

@@ -35,7 +35,7 @@ from ..library.values import Module as Namespace
 from ..library.optim import Optimizer
 from .loop_shapes import called_def
 from .replay_through import THROUGH_GLOBALS, function_checks, held as _held
-from .replay_through import through_state, unsafe_globals
+from .replay_through import literals, through_state, unsafe_globals
 
 
 from .replay_records import APPEND, AS_COMPILED, ASSIGN, BACKWARD, CALL, CHECK, ITEM, NO_GRAD
@@ -69,6 +69,8 @@ class Plan:
         "moving",
         "views",
         "names",
+        "draws",
+        "key",
     )
 
     def sets(self):
@@ -184,6 +186,7 @@ def plan(body, seen, notes):
     views = _view_results(items, opview, results)
     n, c = len(ops), len(consts)
     plan = Plan()
+    plan.draws, plan.key = (), None  # (language/replay_draws.py: set by Run._record)
     fixed = _invariant(items, ops, frees, swap)
     if any(u in fixed or k in fixed for k, (u, _, _) in views.items()):
         raise Fail
@@ -893,6 +896,8 @@ def _checks(loads, read):
             # and taken as what the statement reads
             state, held, found = replay_state(v)
             yield from _program_classes(name, load, v, state, held)
+            for i, x in enumerate(sorted(literals(v), key=repr)):  # (its forwards' numbers)
+                read[(name, "literal", i)] = x
             for path, t in found:
                 read[(name, path)] = t
                 if type(t) is Tensor:

@@ -1,6 +1,6 @@
 """Modules of the program's classes that a replayed loop sees through: a module whose
 class (and each of its program classes) defines `forward` as a method whose body is
-made of pure ops' calls, its own modules' calls and local names (loop_shapes.through),
+made of pure ops' calls, its own modules' calls and local names (through_shapes.through),
 and no special method of its own, may be called in a replayed statement as gradcli's
 own modules are (replay_plan.py): its forward runs no code that could see a made name,
 and what ops it applies is a function of the module's state, the classes' attributes,
@@ -49,7 +49,7 @@ def through_state(v, depth=0):
     got = THROUGH.get(f.body) if type(f) is UserFunction else None
     if got is None or f.closure is not f.globals:
         return None
-    names, calls = got
+    names, calls, _, tensors, _ = got
     variables = f.globals.vars
     checks = []
     for name in sorted(names):
@@ -63,6 +63,11 @@ def through_state(v, depth=0):
     ]
     held = [x for c in own for x in c.__dict__.values()]
     modules = d.get("_modules") or {}
+    for name in tensors:  # (self.w: a parameter or buffer, no attribute of a class first)
+        if name in d or name in modules or any(name in c.__dict__ for c in mro):
+            return None
+        if name not in (d.get("_parameters") or {}) and name not in (d.get("_buffers") or {}):
+            return None
     for name in calls:  # (an attribute of a class or of the instance comes first)
         m = modules.get(name)
         if m is None or name in d or any(name in c.__dict__ for c in mro):
@@ -79,13 +84,26 @@ def through_state(v, depth=0):
     return tuple(state), held, checks
 
 
+def literals(v, depth=0):
+    """The numbers the forwards of v (a module a replayed loop sees through:
+    through_state) and of its modules write: constants its ops may take."""
+    if depth > _DEPTH or not program_object(v):
+        return frozenset()
+    f = next((c.__dict__["forward"] for c in type(v).__mro__ if "forward" in c.__dict__), None)
+    got = THROUGH.get(f.body) if type(f) is UserFunction else None
+    out = set(got[4]) if got is not None else set()
+    for m in (v.__dict__.get("_modules") or {}).values():
+        out |= literals(m, depth + 1)
+    return frozenset(out)
+
+
 def _loader(variables, name):
     return lambda s: variables.get(name, ABSENT)
 
 
 def function_checks(name, load, f, read, checks, namespaces):
     """The checks of a variable holding a function of the program that a replayed
-    statement sees through (loop_shapes.through_def: `loss = loss_fn(X, Y)`, its ops
+    statement sees through (through_shapes.through_def: `loss = loss_fn(X, Y)`, its ops
     noted as the statement's), else None: the same function, and the globals it reads
     checked as the statement's variables are (`checks`: replay_plan._checks, a
     function of (loads, values); each under its own name, so a loop that binds the

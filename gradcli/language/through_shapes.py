@@ -1,0 +1,126 @@
+"""The forwards and functions a replayed statement may see through (language/
+replay_through.py checks them when a plan is made): their shapes checked on the parse
+tree, once, when the `def` is compiled (language/definitions.py), as loop_shapes.py
+checks a loop body's; what they found is noted in loop_shapes.THROUGH and
+THROUGH_DEFS."""
+
+from __future__ import annotations
+
+from .loop_shapes import (
+    _def_statements,
+    _dotted,
+    _literals,
+    _statements,
+    _trees,
+    names_in,
+    namespace_calls,
+    pure,
+)
+from .parser import Tree
+
+
+def through(suite, params, comp=None):
+    """Whether a method's body is one a replayed loop may see through when it is a
+    module's `forward` (replay_plan.py checks the module): a docstring, `name = expression`
+    statements, `for name in iterable:` loops of such statements and a last `return
+    expression`, each expression made as a replayed assignment's (`pure`) where
+    `self.attr(...)` may call the module's own modules and `self.w` read its parameters
+    and buffers, of its parameters, its locals
+    and globals, each loop's iterable reading none of its parameters and locals (a
+    draw: `range(random.randint(0, 3))`, made in its place at each call, the ops of
+    each of its values noted as a plan of their own, language/replay_draws.py): (the
+    globals it reads, the attributes of `self` it calls, the loops' nodes, the other
+    attributes of `self` it reads: its parameters' and buffers' names, the numbers it
+    writes, which its ops may take as constants), else None.
+    Nothing else runs: what its ops are is a function of the module's state, the
+    shapes and dtypes of what it is given and what its loops go over."""
+    if not params:
+        return None
+    me = params[0]
+    nodes, ret = _def_statements(suite)
+    if ret is None or not ret.children or ret.children[0] is None:
+        return None
+    local = set(params)
+    flat, loops = [], []
+    for n in nodes:
+        if n.data == "for_stmt":
+            target, iterable, inner, other = n.children
+            if other is not None or not (isinstance(target, Tree) and target.data == "name"):
+                return None
+            local.add(target.children[0].value)
+            loops.append(n)
+            flat.extend(_statements(inner))
+        else:
+            flat.append(n)
+    for n in flat:
+        ch = n.children
+        if not (
+            n.data == "assign"
+            and len(ch) == 2
+            and isinstance(ch[0], Tree)
+            and ch[0].data == "name"
+            and pure(ch[1], me)
+        ):
+            return None
+        local.add(ch[0].children[0].value)
+    if not pure(ret.children[0], me) or any(names_in(n.children[1]) & local for n in loops):
+        return None
+    calls = {
+        t.children[0].children[1].value
+        for x in flat + [ret]
+        for t in _trees(x)
+        if t.data == "call"
+        and isinstance(t.children[0], Tree)
+        and t.children[0].data == "getattr"
+        and _dotted(t.children[0].children[0]) == (me, ())
+    }
+    tensors = {
+        t.children[1].value
+        for x in flat + [ret]
+        for t in _trees(x)
+        if t.data == "getattr" and _dotted(t.children[0]) == (me, ())
+    } - calls
+    reads = set().union(*(names_in(x) for x in flat + [ret]))
+    literals = (
+        frozenset().union(*(_literals(comp, x) for x in flat + [ret]))
+        if comp is not None
+        else frozenset()
+    )
+    return frozenset(reads - local), frozenset(calls), tuple(loops), frozenset(tensors), literals
+
+
+def through_def(comp, suite, params):
+    """Whether a function's body is one a replayed statement may see through when it
+    calls the function (`loss = loss_fn(X, Y)`: its ops are the statement's, as a
+    module's forward's are): a docstring, `name = expression` statements and a last
+    `return expression`, each expression made as a replayed assignment's (`pure`), of
+    its parameters, its locals and globals: (the globals it reads, the numbers it
+    writes, its namespace calls as `_item` gives them, the language's built-ins), else
+    None."""
+    nodes, ret = _def_statements(suite)
+    if ret is None or not ret.children or ret.children[0] is None:
+        return None
+    local = set(params)
+    for n in nodes:
+        ch = n.children
+        if not (
+            n.data == "assign"
+            and len(ch) == 2
+            and isinstance(ch[0], Tree)
+            and ch[0].data == "name"
+            and pure(ch[1])
+        ):
+            return None
+        local.add(ch[0].children[0].value)
+    if not pure(ret.children[0]):
+        return None
+    every = nodes + [ret]
+    reads = set().union(*(names_in(x) for x in every))
+    builtins = comp.builtins
+    calls = tuple(
+        (name, path, attr, builtins.get(attr))
+        for name, path, attr in sorted(set().union(*(namespace_calls(x) for x in every)))
+        if name not in local
+    )
+    literals = frozenset().union(*(_literals(comp, x) for x in every))
+    return frozenset(reads - local), literals, calls, builtins
