@@ -33,7 +33,7 @@ from ..engine import versions
 from .registry import FUNCTIONS, Arg, register
 from .linalg import matmul, mm, t
 from .shape import reshape, squeeze, unsqueeze
-from .elementwise import mul
+from .elementwise import add, mul
 from .padding import pad
 from .pool_windows import gathered_windows, native_windows
 
@@ -220,6 +220,10 @@ def linear(input, weight, bias=None):
     _same_dtype(x, b, "self and mat2")
     if nd == 2:
         return Addmm.apply(b, x, wt)
+    if not x.data.flags.c_contiguous or (nd != 3 and b.data.ndim != 1):
+        # at::linear fuses only a contiguous input: on any other, the product and then
+        # the bias added (mm and a separate add round otherwise than the fused addmm)
+        return add(matmul(x, wt), b)
     lead = x.data.shape[:-1]
     out = Addmm.apply(b, reshape(x, -1, x.data.shape[-1]), wt)
     return reshape(out, *lead, w.data.shape[0])

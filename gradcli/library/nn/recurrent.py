@@ -52,14 +52,6 @@ def _step(mode, igates, hidden, w_hh, b_hh):
     return _f("tanh", pre) if mode == "RNN_TANH" else _f("relu", pre)
 
 
-def _linear_ih(x, w, b, strided):
-    """linear(x, w, b) as PyTorch's at::linear computes it: on a transposed (batch_first)
-    input, the product and then the bias added, not the fused addmm of a contiguous one."""
-    if not strided or b is None:
-        return _f("linear", x, w, b)
-    return _f("add", _f("matmul", x, _f("t", w)), b)
-
-
 def _check_hx(hx, lstm, batched):
     want = 3 if batched else 2
     kind = "batched 3-D" if batched else "unbatched 2-D"
@@ -163,7 +155,7 @@ class RNNBase(Module):
             return get("weight_ih"), get("weight_hh"), get("bias_ih"), get("bias_hh")
         return get("weight_ih"), get("weight_hh"), None, None
 
-    def _run(self, input, hidden, strided=False):
+    def _run(self, input, hidden):
         """PyTorch's layer stack on a (seq, batch, feature) input; `hidden` is one state
         per layer and direction.  Returns (output, final states)."""
         finals = []
@@ -173,7 +165,7 @@ class RNNBase(Module):
             outs = []
             for d, suffix in enumerate(dirs):
                 w_ih, w_hh, b_ih, b_hh = self._layer_params(layer, suffix)
-                steps = _f("unbind", _linear_ih(layer_input, w_ih, b_ih, strided), 0)
+                steps = _f("unbind", _f("linear", layer_input, w_ih, b_ih), 0)
                 if suffix:
                     steps = steps[::-1]
                 h = hidden[layer * len(dirs) + d]
@@ -185,7 +177,6 @@ class RNNBase(Module):
                     seq = seq[::-1]
                 outs.append(_f("stack", seq, 0))
                 finals.append(h)
-            strided = False
             layer_input = outs[0] if len(outs) == 1 else _f("cat", outs, outs[0].data.ndim - 1)
             if self.dropout and self.training and layer < self.num_layers - 1:
                 layer_input = FUNCTIONS["dropout"](layer_input, self.dropout, True)
@@ -229,7 +220,7 @@ class RNNBase(Module):
             hidden = list(zip(_f("unbind", hx[0], 0), _f("unbind", hx[1], 0)))
         else:
             hidden = list(_f("unbind", hx, 0))
-        output, finals = self._run(input, hidden, strided=self.batch_first)
+        output, finals = self._run(input, hidden)
         if lstm:
             h_n = (_f("stack", [h for h, _ in finals], 0), _f("stack", [c for _, c in finals], 0))
         else:
