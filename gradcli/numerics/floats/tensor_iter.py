@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from math import prod
+
 from ..parallel import GRAIN, chunks
+from ..per_shape import memo
 
 
 def _should_swap(arrays, d0, d1):
@@ -142,6 +145,13 @@ def split(fn_vector, fn_scalar, arrays, step, grain=GRAIN):
                 out[k:end] = fn_scalar(*(f[k:end] for f in flats))
         return out.reshape(arrays[0].shape)
     values, vector, restore = plan(arrays, step, grain)
+    if vector is True or vector is False:  # every run all vector code, or none of it
+        r = (fn_vector if vector else fn_scalar)(*values)
+        if not (r.dtype == values[0].dtype and r.shape == values[0].shape and r.flags.owndata):
+            out = np.empty_like(values[0])
+            out[...] = r
+            r = out
+        return restore(r)
     out = np.empty_like(values[0])
     if vector.any():
         out[vector] = fn_vector(*(v[vector] for v in values))
@@ -151,20 +161,31 @@ def split(fn_vector, fn_scalar, arrays, step, grain=GRAIN):
     return restore(out)
 
 
-def plan(arrays, step, grain=GRAIN):
-    """(values, vector, restore) for an element-wise kernel over `arrays` (one shape):
-    each operand's values in the order TensorIterator visits them (1-D), a mask of the
-    values the vector code computes (whole blocks of `step` in each run), and
-    restore(out) -> the 1-D results put back in the operands' shape (C order)."""
-    shape = arrays[0].shape
-    size = arrays[0].size
+class _Strides:
+    """An operand's shape and strides alone: what TensorIterator's walk depends on."""
+
+    __slots__ = ("shape", "strides", "ndim")
+
+    def __init__(self, shape, strides):
+        self.shape, self.strides, self.ndim = shape, strides, len(shape)
+
+
+#: the walk of an element-wise kernel, kept for its operands' shape and strides: a loop
+#: runs the same kernels on the same layouts every step
+_memo = memo()
+
+
+@_memo
+def _walk(shape, strides, item, step, grain):
+    """(dims outermost first, the mask of `plan` or True / False when it is all one
+    value, the permutation that restores C order, the shape in walk order)."""
+    arrays = [_Strides(shape, s) for s in strides]
+    size = prod(shape)
     perm = _order(arrays)
-    n, strides = _inner_run(arrays, perm)
-    item = arrays[0].itemsize
-    outer_first = perm[::-1]
-    values = [np.ascontiguousarray(a.transpose(outer_first)).reshape(-1) for a in arrays]
-    contiguous = all(s == item for s in strides)
-    scalar_ok = sum(s == 0 for s in strides) == 1 and all(s in (0, item) for s in strides)
+    n, inner = _inner_run(arrays, perm)
+    outer_first = tuple(perm[::-1])
+    contiguous = all(s == item for s in inner)
+    scalar_ok = sum(s == 0 for s in inner) == 1 and all(s in (0, item) for s in inner)
     mask = np.zeros(size, dtype=bool)
     if size and (contiguous or scalar_ok):
         p = np.arange(size)
@@ -174,6 +195,28 @@ def plan(arrays, step, grain=GRAIN):
             start = np.maximum(row[b:end], b)
             stop = np.minimum(row[b:end] + n, end)
             mask[b:end] = q - start < (stop - start) // step * step
-    inverse = np.argsort(outer_first)
-    permuted = tuple(shape[d] for d in outer_first)
-    return values, mask, lambda out: np.ascontiguousarray(out.reshape(permuted).transpose(inverse))
+    vector = mask
+    if size and mask.all():
+        vector = True
+    elif size and not mask.any():
+        vector = False
+    inverse = tuple(int(i) for i in np.argsort(outer_first))
+    return outer_first, vector, inverse, tuple(shape[d] for d in outer_first)
+
+
+def plan(arrays, step, grain=GRAIN):
+    """(values, vector, restore) for an element-wise kernel over `arrays` (one shape):
+    each operand's values in the order TensorIterator visits them (1-D), a mask of the
+    values the vector code computes (whole blocks of `step` in each run; True or False
+    when it would be all one value), and restore(out) -> the 1-D results put back in
+    the operands' shape (C order)."""
+    a0 = arrays[0]
+    outer_first, vector, inverse, permuted = _walk(
+        a0.shape, tuple(a.strides for a in arrays), a0.itemsize, step, grain
+    )
+    values = [np.ascontiguousarray(a.transpose(outer_first)).reshape(-1) for a in arrays]
+    return (
+        values,
+        vector,
+        lambda out: np.ascontiguousarray(out.reshape(permuted).transpose(inverse)),
+    )
