@@ -70,17 +70,40 @@ def _row_chunks(n, cut_two=False):
     return [(b, min(n, b + size)) for b in range(0, n, size)]
 
 
-def _channels_last_sum(rows, step, cut_two=False, whole=False):
-    """sum over the rows of (N, C) `rows` as the channels-last kernels accumulate:
-    per chunk `acc = step(acc, i)` in the dtype, the chunks added in float64 (`whole`:
-    one chunk)."""
+def _by_step(rows, chunks):
+    """(L, K, C) C-ordered: row i of chunk k of the (N, C) `rows` at [i, k], the shorter
+    chunks' missing rows zeros."""
     n, c = rows.shape
+    k, longest = len(chunks), max(e - b for b, e in chunks)
+    if k * longest == n:  # (equal chunks, one after another)
+        return np.ascontiguousarray(rows.reshape(k, longest, c).transpose(1, 0, 2))
+    out = np.zeros((longest, k, c), rows.dtype)
+    for j, (b, e) in enumerate(chunks):
+        out[: e - b, j] = rows[b:e]
+    return out
+
+
+def _channels_last_sum(rows, fma_with=None, cut_two=False, whole=False):
+    """sum over the rows of (N, C) `rows` as the channels-last kernels accumulate: per
+    chunk `acc = acc + row` in the dtype (`fma_with`: an (N, C) array of factors, `acc =
+    fma(row, factor, acc)`), the chunks added in float64 (`whole`: one chunk).
+
+    Each step is one operation on the chunks' rows together (each value's arithmetic is
+    its own); a chunk's missing rows at the end add zeros, which can change only the sign
+    of a zero sum, and the float64 total (from +0) drops that."""
+    n, c = rows.shape
+    chunks = [(0, n)] if whole else _row_chunks(n, cut_two)
+    steps = _by_step(rows, chunks)
+    if fma_with is None:
+        acc = np.add.accumulate(steps, axis=0)[-1] if len(steps) else steps.sum(0)
+    else:
+        factors = _by_step(fma_with, chunks)
+        acc = np.zeros(steps.shape[1:], rows.dtype)
+        for i in range(len(steps)):
+            acc = _fma(steps[i], factors[i], acc)
     total = np.zeros(c, np.float64)
-    for b, e in [(0, n)] if whole else _row_chunks(n, cut_two):
-        acc = np.zeros(c, rows.dtype)
-        for i in range(b, e):
-            acc = step(acc, i)
-        total = total + acc
+    for a in acc:
+        total = total + a
     return total
 
 
@@ -149,13 +172,9 @@ def stats(x):
             mean = (_ordered_sum(np.zeros(c), x.T.astype(np.float64)) / n).astype(dt)
             return mean, _squares_sum(np.zeros(c), (x - mean).T).astype(dt)
         whole = n <= THREADS  # (measured: 2 rows of up to 16 channels, summed uncut)
-        mean = (_channels_last_sum(x, lambda acc, i: acc + x[i], whole=whole) / n).astype(dt)
-
-        def var_step(acc, i):
-            d = x[i] - mean
-            return _fma(d, d, acc)
-
-        return mean, _channels_last_sum(x, var_step, whole=whole).astype(dt)
+        mean = (_channels_last_sum(x, whole=whole) / n).astype(dt)
+        d = x - mean
+        return mean, _channels_last_sum(d, d, whole=whole).astype(dt)
     planes = _planes(x)
     nb, c, plane = planes.shape
     total = np.zeros(c, np.float64)
@@ -296,8 +315,8 @@ def backward(g, x, mean, inv, weight, train):
     dt = x.dtype
     n = x.shape[0]
     w = np.ones_like(inv) if weight is None else weight
-    gsum = _channels_last_sum(g, lambda acc, i: acc + g[i], True).astype(dt)
-    dotp = _channels_last_sum(g, lambda acc, i: _fma(x[i] - mean, g[i], acc), True).astype(dt)
+    gsum = _channels_last_sum(g, cut_two=True).astype(dt)
+    dotp = _channels_last_sum(x - mean, g, cut_two=True).astype(dt)
     if train:
         k = dotp * inv * inv / dt.type(n)
         grad_mean = gsum / dt.type(n)
