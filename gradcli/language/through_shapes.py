@@ -19,6 +19,21 @@ from .loop_shapes import (
 from .parser import Tree
 
 
+def _assigned(n, me=None):
+    """The name a `name = expression` statement binds, its expression made as a replayed
+    assignment's (`pure`, `self.attr` reading module `me`'s attributes), else None."""
+    ch = n.children
+    if (
+        n.data == "assign"
+        and len(ch) == 2
+        and isinstance(ch[0], Tree)
+        and ch[0].data == "name"
+        and pure(ch[1], me)
+    ):
+        return ch[0].children[0].value
+    return None
+
+
 def through(suite, params, comp=None):
     """Whether a method's body is one a replayed loop may see through when it is a
     module's `forward` (replay_plan.py checks the module): a docstring, `name = expression`
@@ -53,16 +68,10 @@ def through(suite, params, comp=None):
         else:
             flat.append(n)
     for n in flat:
-        ch = n.children
-        if not (
-            n.data == "assign"
-            and len(ch) == 2
-            and isinstance(ch[0], Tree)
-            and ch[0].data == "name"
-            and pure(ch[1], me)
-        ):
+        name = _assigned(n, me)
+        if name is None:
             return None
-        local.add(ch[0].children[0].value)
+        local.add(name)
     if not pure(ret.children[0], me) or any(names_in(n.children[1]) & local for n in loops):
         return None
     calls = {
@@ -102,16 +111,10 @@ def through_def(comp, suite, params):
         return None
     local = set(params)
     for n in nodes:
-        ch = n.children
-        if not (
-            n.data == "assign"
-            and len(ch) == 2
-            and isinstance(ch[0], Tree)
-            and ch[0].data == "name"
-            and pure(ch[1])
-        ):
+        name = _assigned(n)
+        if name is None:
             return None
-        local.add(ch[0].children[0].value)
+        local.add(name)
     if not pure(ret.children[0]):
         return None
     every = nodes + [ret]
