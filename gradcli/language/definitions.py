@@ -213,7 +213,8 @@ class Definitions:
         if loop_shapes.REPORT or loop_shapes.qualifies_def(suite):
             from .replay_defs import def_body
 
-            code = def_body(self, suite, node.children[0].value, pos(node.children[0])[0])
+            plain = [p.children[0].value for p in _params(params) if p.data == "param"]
+            code = def_body(self, suite, node.children[0].value, pos(node.children[0])[0], plain)
             if code is not None:
                 self.replays += 1  # (fast_tier.py leaves a def that replays to replay)
                 if got is not None and got[2]:

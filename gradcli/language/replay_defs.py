@@ -32,20 +32,24 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ..runtime import context
+from ..core.tensor import Tensor
 from ..engine import replay as engine
 from . import loop_shapes
 from .functions import Return
 from .loop_shapes import DEFS, augmented, bound_names, compile_def, report
 from .replay import _GO, _STALE, CALLED, MAX_RECORDS, Body, Run, _not, links, reusable
-from .replay_plan import Fail, negative_zero
+from .replay_plan import Fail, _swapped, negative_zero
 from .replay_records import CALL
 from .state import state
 from .stmtlines import sequence
 
 
-def def_body(comp, suite, name, line):
+def def_body(comp, suite, name, line, params=()):
     """The closure of a `def`'s body that replays its calls, or None when the body
-    does not qualify (loop_shapes.compile_def)."""
+    does not qualify (loop_shapes.compile_def).  Its plain parameters (`params`) are
+    checked as a loop's `for` target is: a tensor that needs no gradient, has no
+    grad_fn and is held by no other name the body reads, by its kind (replay_plan.
+    _swapped), so a step called with each minibatch (`step(model, xb)`) replays."""
     got = compile_def(comp, suite)
     if loop_shapes.REPORT:
         _say(name, line, "qualifies" if got is not None else _not(suite, comp, True))
@@ -59,6 +63,8 @@ def def_body(comp, suite, name, line):
     body = Body(items, frozenset())
     body.line = line
     body.writes, body.augmented = frozenset(bound_names(suite)), augmented(suite)
+    body.swaps = frozenset(params) - body.writes  # (a parameter the body binds again: by
+    # identity)
     plain = sequence(body.closures + ((ret,) if ret is not None else ()))
     held = _Held(body, ret, seen, returns)
     held.item_of, held.unseen = made, unseen
@@ -132,6 +138,8 @@ class Call(NamedTuple):
     args: tuple  # a closure per argument (names and numbers)
     at: int  # its index among the body's items (run as compiled from there)
     line: int
+    fresh: bool  # an argument checked by its kind (a loop target's data tensor): the
+    # call's scope made again each call
 
 
 #: what a loop's replayed call gives when its value is bound later (_Held.looped)
@@ -191,21 +199,33 @@ class _Held:
         self.plain_python = None
 
     # -- calls of a replayed loop ----------------------------------------------------------
-    def item(self, name, extra, read, at, line, items, checks):
+    def item(self, body, at, read, items, checks, holders, swap):
         """The loop plan's item of `name = f(args)` (replay_plan.py: a call of this
-        function), its checks added to `checks`: the function and each argument an
-        equal number or the same object (what the parameters hold is checked by the
-        function's own plan: `in_loop`); Fail when the body calls it twice (one run
-        replays its calls)."""
+        function, the loop body's item `at`), its checks added to `checks`: the function
+        and each argument an equal number or the same object, or a loop target's data
+        tensor of the same kind (replay_plan._swapped; what the parameters hold is
+        checked by the function's own plan: `in_loop`); Fail when the body calls it
+        twice (one run replays its calls)."""
+        _, name, _, extra, line, _ = body.items[at]
         if any(it.kind == CALL and it.held is self for it in items):
             raise Fail(f"`{extra[6][0]}` is called twice")
+        mine = []
         for n, load, changed, _ in extra[2]:
             v = read[n]
             if type(v) in (int, float, bool) and not changed:
-                checks.append((n, (load, 1, v, type(v), negative_zero(v), None, None)))
+                mine.append((n, (load, 1, v, type(v), negative_zero(v), None, None)))
+            elif type(v) is Tensor:  # (as replay_plan._checks gives it, for _swapped)
+                mine.append((n, (load, 0, v, v.requires_grad, v.grad_fn, None, None)))
             else:
-                checks.append((n, (load, 2, v, None, None, None, None)))
-        return Call(CALL, self, name, read[extra[6][0]], extra[6][1], at, line)
+                mine.append((n, (load, 2, v, None, None, None, None)))
+        fresh = False
+        for n, c in _swapped(mine, body.swaps, holders, read, swap):
+            if c[1] == 7:
+                fresh = True
+            elif c[1] == 0:
+                c = (c[0], 2, c[2], None, None, None, None)
+            checks.append((n, c))
+        return Call(CALL, self, name, read[extra[6][0]], extra[6][1], at, line, fresh)
 
     def in_loop(self, lrun, item):
         """A replayed loop's item `name = f(args)` (replay_plan.Call), run as the loop's
@@ -217,7 +237,7 @@ class _Held:
         the names it makes left pending as a loop's are: the value returned bound when
         the program can see it (`bind`, from replay.Run.materialize).  Anything else runs
         the loop's statement as compiled (a call of its own)."""
-        _, _, name, fn, args, at, line = item
+        _, _, name, fn, args, at, line, fresh = item
         run = self.run
         if (
             self.busy
@@ -241,6 +261,8 @@ class _Held:
             self.scope, self.owner = scope, lrun
             steady = False
         else:
+            if fresh:  # (this iteration's data tensors bound to the parameters)
+                scope = self.scope = fn.scope_for([a(s) for a in args])
             steady = (
                 lrun.steady
                 and self.checked is plan

@@ -107,7 +107,7 @@ def plan(body, seen, notes):
     for i, (kind, what, closure, extra, line, col) in enumerate(body.items):
         if kind == "assign" and (held := called_def(extra[6], seen[i][1])) is not None:
             modes.add(seen[i][4])  # (its checks added by replay_defs._Held.item)
-            items.append(held.item(what, extra, seen[i][1], i, line, items, checks))
+            items.append(held.item(body, i, seen[i][1], items, checks, holders, swap))
         elif kind == "assign":
             (start, end), read, result, value, mode = seen[i]
             if read is None or start == end:
