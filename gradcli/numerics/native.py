@@ -256,6 +256,8 @@ ADAM_PARAMS = (
 )
 #: whole sums in PyTorch's order, of floats and of doubles (numerics/native_sums.py)
 SUMS = {"f": "sums_f", "d": "sums_d"}
+#: chains of fused steps into accumulators, of floats and of doubles (native_sums.py)
+CHAINS = {"f": "fma_chain_f", "d": "fma_chain_d"}
 #: max_pool2d's forward and backward over windows inside the input (numerics/native_pool.py)
 POOL_MAX = {"f": "pool_max_f", "d": "pool_max_d"}
 POOL_SCATTER = {"f": "pool_scatter_f", "d": "pool_scatter_d"}
@@ -309,6 +311,8 @@ class _Kernels:
         self.kept = {char: sig(addrs[name]) for char, name in KEPT.items()}
         self.relu = {char: sig(addrs[name]) for char, name in RELU.items()}
         self.rows = {width: sig(addrs[name]) for width, name in ROWS.items()}
+        sig = ctypes.CFUNCTYPE(ctypes.c_int64, *[ctypes.c_int64] * 2, *[ctypes.c_void_p] * 3)
+        self.chains = {char: sig(addrs[name]) for char, name in CHAINS.items()}
         self.aligned = native_alloc.install(addrs, self.code)  # NumPy's arrays where PyTorch's lie
 
     @staticmethod
@@ -325,7 +329,7 @@ class _Kernels:
         from .native_sleef import unary as unary_ir
         from .native_sleef32 import ternary as ternary32_ir, unary as unary32_ir
         from .native_steps import adam_param_ir, adam_step_ir, moments_ir
-        from .native_sums import sums_module
+        from .native_sums import fma_chain_ir, sums_module
         from .native_pool import kept_ir, pool_max_ir, pool_scatter_ir, rows_ir
 
         llvm.initialize_native_target()
@@ -370,6 +374,8 @@ class _Kernels:
                 rows_ir(ir, mod, name, width)
             native_alloc.ir_functions(ir, mod)
             _chain_loop(ir, mod, "chain32")
+            for char, name in CHAINS.items():
+                fma_chain_ir(ir, mod, name, char == "f")
             m = llvm.parse_assembly(str(mod))
             m.verify()
             m.link_in(sums_module(llvm, ir, tm, SUMS))  # (its own passes first)
@@ -388,6 +394,7 @@ class _Kernels:
         names += STEPS + ADAM + tuple(ADAM_STEP.values())
         names += [k for names in (*ACT1.values(), *ACT2.values()) for k in names]
         names += SUMS.values()
+        names += CHAINS.values()
         names += [*POOL_MAX.values(), *POOL_SCATTER.values(), *KEPT.values(), *ROWS.values()]
         names += RELU.values()
         names += native_alloc.NAMES
@@ -946,6 +953,18 @@ def sums(arrays, factors, power):
             i += 1
     fn(at)
     return out
+
+
+def fma_chain(a, b, acc):
+    """acc (W,) in place: per value j, acc[j] = fma(a[i, j], b[i, j], acc[j]) for the rows
+    i of a and b in turn ((L, W) C-contiguous, all of acc's dtype, float32 or float64;
+    `fma.fma`'s and `fma.fma32`'s steps): True when done, False where the loops are not
+    loaded or a step needs the emulation (acc then holds no meaningful values)."""
+    lib = _state["lib"]
+    if not lib:
+        return False
+    fn = lib.chains[acc.dtype.char]
+    return not fn(a.shape[0], acc.size, address(a), address(b), address(acc))
 
 
 def loaded():

@@ -20,6 +20,8 @@ test_native_sums.py compares every sum with the NumPy plans, bit for bit.  Only
 
 from __future__ import annotations
 
+from .native_sleef import Emit
+
 #: accumulators per level (PyTorch's ILP) and levels of the cascade
 ILP, LEVELS = 4, 4
 
@@ -194,3 +196,68 @@ def sums_module(llvm, ir, tm, names):
     mpm.run(m, pb)
     m.verify()
     return m
+
+
+def fma_chain_ir(ir, mod, name, single):
+    """i64 NAME(i64 steps, i64 width, T* a, T* b, T* acc), T float (single) or double:
+    for each j < width in turn, acc[j] = fma(a[i, j], b[i, j], acc[j]) for i = 0, 1, ...
+    steps - 1 (a and b (steps, width) C-contiguous), each step `fma.fma`'s (doubles) or
+    `fma.fma32`'s (floats) as `native_sleef.Emit` computes them; returns how many of the
+    width chains had a step the emulation must decide (the caller then makes them all
+    itself, from its own copy of acc)."""
+    i64, i1 = ir.IntType(64), ir.IntType(1)
+    t = ir.FloatType() if single else ir.DoubleType()
+    pt = ir.PointerType(t)
+    fn = ir.Function(mod, ir.FunctionType(i64, [i64, i64, pt, pt, pt]), name=name)
+    steps, width, pa, pb, pacc = fn.args
+    for p in (pa, pb, pacc):
+        p.add_attribute("noalias")
+    entry, col, step, col_end, done = (
+        fn.append_basic_block(x) for x in ("entry", "col", "step", "col_end", "done")
+    )
+    zero = ir.Constant(i64, 0)
+    b = ir.IRBuilder(entry)
+    go = b.and_(b.icmp_signed(">", steps, zero), b.icmp_signed(">", width, zero))
+    b.cbranch(go, col, done)
+
+    b = ir.IRBuilder(col)  # for j in range(width): its accumulator
+    j, cnt = b.phi(i64), b.phi(i64)
+    j.add_incoming(zero, entry)
+    cnt.add_incoming(zero, entry)
+    slot = b.gep(pacc, [j])
+    first = b.load(slot)
+    b.branch(step)
+
+    b = ir.IRBuilder(step)  # for i in range(steps): one fused step
+    i, acc, bad = b.phi(i64), b.phi(t), b.phi(i1)
+    i.add_incoming(zero, col)
+    acc.add_incoming(first, col)
+    bad.add_incoming(ir.Constant(i1, 0), col)
+    at = b.add(b.mul(i, width), j)
+    x, y = b.load(b.gep(pa, [at])), b.load(b.gep(pb, [at]))
+    emit = Emit(ir, mod, b)
+    if single:
+        d = ir.DoubleType()
+        new = emit.fma32(b.fpext(x, d), b.fpext(y, d), b.fpext(acc, d))
+    else:
+        new = emit.fma64(x, y, acc)
+    bad2 = b.or_(bad, emit.bad)
+    i2 = b.add(i, ir.Constant(i64, 1))
+    i.add_incoming(i2, step)
+    acc.add_incoming(new, step)
+    bad.add_incoming(bad2, step)
+    b.cbranch(b.icmp_signed("<", i2, steps), step, col_end)
+
+    b = ir.IRBuilder(col_end)
+    b.store(new, slot)
+    cnt2 = b.add(cnt, b.zext(bad2, i64))
+    j2 = b.add(j, ir.Constant(i64, 1))
+    j.add_incoming(j2, col_end)
+    cnt.add_incoming(cnt2, col_end)
+    b.cbranch(b.icmp_signed("<", j2, width), col, done)
+
+    b = ir.IRBuilder(done)
+    total = b.phi(i64)
+    total.add_incoming(zero, entry)
+    total.add_incoming(cnt2, col_end)
+    b.ret(total)

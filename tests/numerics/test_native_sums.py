@@ -116,3 +116,40 @@ def test_one_gradient_times_each_factor_is_the_plans(dt):
                     _same(np.asarray(a, dt), np.asarray(b, dt))
     wide = _values(rng, 2 * 600, dt, 1)[::2]
     assert compiled_one(_values(rng, 600, dt, 1), [None, wide]) is None
+
+
+def _chained(a, b, acc):
+    """fma's (fma32's) steps of a's and b's rows into acc, one after another, in NumPy."""
+    from gradcli.numerics.floats.fma import fma, fma32
+
+    with native.numpy_only(), np.errstate(all="ignore"):
+        for x, y in zip(a, b):
+            acc = fma32(x.astype(np.float64), y, acc) if acc.dtype == F32 else fma(x, y, acc)
+    return np.asarray(acc, a.dtype)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_fma_chains_are_the_fused_steps(dt):
+    """native.fma_chain (chains of fused steps into accumulators, BatchNorm's
+    channels-last sums) gives fma's and fma32's steps one after another, bit for bit,
+    infinities and float32 overflow too; a chain with a value the emulation must decide
+    (a NaN; for doubles an infinity or overflow too) makes it decline."""
+    dt = np.dtype(dt)
+    rng = np.random.default_rng(11 + dt.itemsize)
+    spread = 6 if dt == F32 else 30
+    for steps, width in ((1, 1), (3, 5), (16, 64), (17, 9), (100, 37), (2, 300)):
+        a, b = (_values(rng, steps * width, dt, spread).reshape(steps, width) for _ in "ab")
+        a[0, 0], b[-1, -1] = -0.0, 0.0  # (signed zeros)
+        acc = np.zeros(width, dt)
+        assert native.fma_chain(a, b, acc)
+        assert acc.tobytes() == _chained(a, b, np.zeros(width, dt)).tobytes()
+        for bad in (np.inf, np.nan, 1e30 if dt == F32 else 1e300):
+            a2, b2 = a.copy(), b.copy()
+            a2[steps // 2, width // 2] = b2[steps // 2, width // 2] = bad
+            acc = np.zeros(width, dt)
+            if native.fma_chain(a2, b2, acc):
+                assert dt == F32 and not np.isnan(bad)
+                assert acc.tobytes() == _chained(a2, b2, np.zeros(width, dt)).tobytes()
+
+
+F32 = np.dtype(np.float32)

@@ -16,9 +16,11 @@ buffer of C values in the dtype (the variance's `acc + (x - mean)^2` one fused
 multiply-add), and the threads' buffers are added in float64 and rounded to the
 dtype; with no more rows than threads (measured with two), the rows are summed as one
 chunk for up to 16 channels, and for more each channel's values in float64 as the
-contiguous kernel sums a row (below).  The backward sums likewise; its `(dy - mean(dy) - (x - mean) * k) * invstd * w`
-is one fused multiply-add on the whole 8-float (4-double) vectors of channels and
-plain arithmetic on the partial vector after them.
+contiguous kernel sums a row (below); the fused steps run as one compiled chain per sum
+where the native loops are loaded (`native.fma_chain`).  The backward sums likewise; its
+`(dy - mean(dy) - (x - mean) * k) * invstd * w` is one fused multiply-add on the whole
+8-float (4-double) vectors of channels and plain arithmetic on the partial vector after
+them.
 
 Contiguous: per channel, the mean is a float64 sum of the values in order, the
 variance's sum a float64 sum of the squares (float32: squares rounded in float32;
@@ -46,6 +48,7 @@ from __future__ import annotations
 import numpy as np
 
 from .fma import fma, fma32
+from .. import native
 from ..mkl import unary_fn
 from ..parallel import THREADS
 from ..sums.axes import sum_axes
@@ -99,8 +102,10 @@ def _channels_last_sum(rows, fma_with=None, cut_two=False, whole=False):
     else:
         factors = _by_step(fma_with, chunks)
         acc = np.zeros(steps.shape[1:], rows.dtype)
-        for i in range(len(steps)):
-            acc = _fma(steps[i], factors[i], acc)
+        if factors.dtype != acc.dtype or not native.fma_chain(steps, factors, acc):
+            acc = np.zeros(steps.shape[1:], rows.dtype)
+            for i in range(len(steps)):
+                acc = _fma(steps[i], factors[i], acc)
     total = np.zeros(c, np.float64)
     for a in acc:
         total = total + a
