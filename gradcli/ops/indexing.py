@@ -143,8 +143,12 @@ def _norm_key(key, shape, get=False):
                 raise GradIndexError(
                     "tensors used as indices must be long, int, byte or bool tensors"
                 )
-            if arr.dtype.kind in "iu" and arr.size and (arr.max() >= n or arr.min() < -n):
-                bad = arr.max() if arr.max() >= n else arr.min()
+            if arr.dtype.kind in "iu" and arr.size:
+                hi, lo = int(arr.max()), int(arr.min())  # (each reduced once)
+            else:
+                hi, lo = 0, 0
+            if hi >= n or lo < -n:
+                bad = hi if hi >= n else lo
                 if n == 0:  # (ATen's index kernel checks an empty dim before any index)
                     raise GradIndexError("index is out of bounds for dimension with size 0")
                 raise GradIndexError(

@@ -5,7 +5,8 @@ them (ReduceOpsKernel.cpp's norm_kernel_tensor_iterator_impl), for the last bit:
 - ord 2 over the innermost (memory-order) dim of float32/float64: one row at a time,
   AVX2 lanes (8 float32 / 4 float64) each summing `x * x` of every 8th (4th) value from
   0, the lanes added left to right, then the tail one by one as the compiled kernel
-  does it (fused multiply-adds; float32 squares 4 at a time first), then `sqrt`;
+  does it (fused multiply-adds; float32 squares 4 at a time first), then `sqrt` (one
+  short float64 row: the same operations in Python floats);
 - anything else (binary_kernel_reduce with NormOps/NormOneOps/NormTwoOps/NormZeroOps/
   AbsMaxOps/AbsMinOps): per output, the terms (`|x|^ord`, `|x|`, `x * x`, `x != 0`)
   summed one after the other from 0 in the input's memory order, in x's dtype, then
@@ -22,7 +23,7 @@ import struct
 
 import numpy as np
 
-from ..floats.fma import fma, fma32
+from ..floats.fma import fma, fma32, one_rounding
 from ..parallel import chunks
 
 #: Vectorized<T>::size() on AVX2 (torch's CPU capability where the goldens are recorded)
@@ -67,9 +68,45 @@ def _fma32(a, b, c):
     return float(np.float32(s))
 
 
+#: one float64 row of at most this many values is summed in Python floats (fewer steps)
+_SHORT = 64
+
+
+def _short64(row):
+    """The AVX2 p=2 kernel on one short float64 row (a list of Python floats), in Python's
+    IEEE double arithmetic: the same operations in the same order as `_lanes`; None when
+    the sum is not finite (an inf or NaN: NumPy's steps keep a NaN's sign and payload)."""
+    n = len(row)
+    body = n - n % 4
+    if body:
+        l0, l1, l2, l3 = (v * v for v in row[:4])
+        for i in range(4, body, 4):
+            v0, v1, v2, v3 = row[i : i + 4]
+            l0 = l0 + v0 * v0
+            l1 = l1 + v1 * v1
+            l2 = l2 + v2 * v2
+            l3 = l3 + v3 * v3
+        acc = ((l0 + l1) + l2) + l3
+    else:
+        acc = 0.0
+    if not math.isfinite(acc):
+        return None
+    for v in row[body:]:
+        if not math.isfinite(v):
+            return None
+        acc = one_rounding(v, v, acc)  # (the tail's fused multiply-adds)
+        if not math.isfinite(acc):
+            return None
+    return np.sqrt(np.asarray([acc], np.float64))
+
+
 def _lanes(rows):
     """The AVX2 p=2 kernel on each row of the 2-D array `rows`."""
     n = rows.shape[1]
+    if rows.shape[0] == 1 and n <= _SHORT and rows.dtype == np.float64:
+        r = _short64(rows[0].tolist())
+        if r is not None:
+            return r
     k = LANES[rows.dtype]
     body = n - n % k
     dt = rows.dtype
@@ -107,6 +144,8 @@ def _lanes(rows):
 
 def vector_norm(x, p, axes, keepdim):
     """x's p-norm over `axes` (a tuple of non-negative dims, or None: all), float array."""
+    if axes is None and p == 2 and x.size > 1 and x.dtype in LANES:  # (the whole tensor)
+        return _lanes(x.reshape(1, x.size)).reshape((1,) * x.ndim if keepdim else ())
     nd = x.ndim
     red = tuple(range(nd)) if axes is None or not len(axes) else tuple(sorted(axes))
     dt = x.dtype
