@@ -20,7 +20,7 @@ from ..runtime.errors import (
 )
 from ..runtime.limits import check_alloc
 from ..core.tensor import Tensor
-from .registry import FUNCTIONS, Arg, Parser, register, tensor_f
+from .registry import FUNCTIONS, Arg, Parser, internal, register, tensor_f
 from ..runtime import context
 from .dims import norm_dims
 from ..runtime.limits import check_objects
@@ -340,12 +340,30 @@ def split(x, split_size_or_sections, dim=0):
         sizes = [size] * (n // size) + ([n % size] if n % size else []) if n else [0]
         name = "SplitBackward0"
     check_objects(len(sizes), "splitting this tensor", 300)
-    cls, lead, start, out = _node_class(name), (slice(None),) * axis, 0, []
     given = (dim, tuple(sizes) if isinstance(s, (list, tuple)) else size)
+    return _pieces(x, axis, sizes, _node_class(name), given, range(len(sizes)))
+
+
+def _pieces(x, axis, sizes, cls, given, which):
+    """The pieces numbered in `which` of x cut along `axis` into `sizes`, each its own
+    node of class `cls` (split's and chunk's view of one piece)."""
+    lead, starts = (slice(None),) * axis, [0]
     for k in sizes:
-        out.append(cls.apply(x, key=lead + (slice(start, start + k),), adv=False, given=given))
-        start += k
-    return tuple(out)
+        starts.append(starts[-1] + k)
+    return tuple(
+        cls.apply(x, key=lead + (slice(starts[i], starts[i + 1]),), adv=False, given=given)
+        for i in which
+    )
+
+
+@internal("chunk_pieces")
+def chunk_pieces(x, chunks, dim, which):
+    """`chunk(x, chunks, dim)`'s pieces numbered in `which` alone, the same views with the
+    same nodes (SplitBackward0): for a caller that uses only some of the pieces (a GRU
+    cell's step), the others are not made.  Its chunks divide x's size evenly."""
+    axis = dim % x.data.ndim
+    size = int(x.data.shape[axis]) // chunks
+    return _pieces(x, axis, [size] * chunks, _node_class("SplitBackward0"), (dim, size), which)
 
 
 @register(

@@ -61,3 +61,29 @@ def test_topk_ties_as_torch():
         if got != case["indices"]:
             wrong.append((i, got, case["indices"]))
     assert not wrong, wrong[:3]
+
+
+def test_chunk_pieces_are_chunks_pieces():
+    """chunk_pieces (a GRU step's gates) makes the pieces of chunk it is asked for: the
+    same values, the same nodes (name and saved dim and split size), the same gradients."""
+    from gradcli.core.tensor import Tensor
+    from gradcli.engine import autograd
+    from gradcli.ops.registry import FUNCTIONS as F
+
+    rng = np.random.default_rng(0)
+    for shape, dim, which in (((4, 9), 1, (2,)), ((6, 3), 0, (0, 1)), ((2, 12), -1, (1, 3))):
+        chunks = 3 if 9 in shape or 6 in shape else 4
+        data = rng.standard_normal(shape)
+        grads = []
+        for make in (
+            lambda x: [F["chunk"](x, chunks, dim)[i] for i in which],
+            lambda x: list(F["chunk_pieces"](x, chunks, dim, which)),
+        ):
+            x = Tensor(data.copy(), True)
+            pieces = make(x)
+            names = [(p.grad_fn.name, p.grad_fn.given, p.data.tolist()) for p in pieces]
+            total = F["sum"](F["mul"](pieces[-1], pieces[0]))
+            autograd.run_backward([total], [None])
+            grads.append((names, x.grad.data.tolist()))
+        assert grads[0] == grads[1]
+        assert grads[0][0][0][0] == "SplitBackward0"

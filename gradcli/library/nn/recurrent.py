@@ -41,10 +41,12 @@ def _step(mode, igates, hidden, w_hh, b_hh):
     if mode == "GRU":
         # PyTorch adds the reset and update gates' inputs in place into column slices of
         # the hidden gates and applies sigmoid there: the kernels run along each row of a
-        # strided slice, which decides which values take the vector path
-        _, _, inew = _f("chunk", igates, 3, 1)
-        _, _, hnew = _f("chunk", hgates, 3, 1)
-        sr, sz, _ = _f("chunk", _f("add", hgates, igates), 3, 1)
+        # strided slice, which decides which values take the vector path (of each chunk
+        # only the pieces used are made: the others would be nodes no backward reaches)
+        pieces = FUNCTIONS["chunk_pieces"]
+        (inew,) = pieces(igates, 3, 1, (2,))
+        (hnew,) = pieces(hgates, 3, 1, (2,))
+        sr, sz = pieces(_f("add", hgates, igates), 3, 1, (0, 1))
         r, z = _f("sigmoid", sr), _f("sigmoid", sz)
         n = _f("tanh", _f("add", inew, _f("mul", hnew, r)))
         return _f("add", _f("mul", _f("sub", hidden, n), z), n)
