@@ -11,9 +11,6 @@ from ..runtime import context
 from .replay_draws import END, MAX_KEYS, make, queued, settled
 from .replay_plan import Fail
 
-#: what a run holds of its plan, kept per draws' key while another plan runs
-_KEPT = ("plan", "vals", "kernels", "fast", "fixed", "sets", "turn", "lent")
-
 
 def drawn_iteration(run, plan):
     """An iteration of a plan whose statements call a forward that draws what its
@@ -99,15 +96,32 @@ def _keep(run, alts):
         else:
             run.materialize()
     plan = run.plan
-    alts[plan.key] = tuple(getattr(run, f) for f in _KEPT)
+    alts[plan.key] = (
+        plan,
+        run.vals,
+        run.kernels,
+        run.fast,
+        run.fixed,
+        run.sets,
+        run.turn,
+        run.lent,
+    )
     run.steady = False
     run.lent = None
 
 
 def _take(run, alts, key):
     """The plan kept under these draws made the current one."""
-    for f, v in zip(_KEPT, alts.pop(key)):
-        setattr(run, f, v)
+    (
+        run.plan,
+        run.vals,
+        run.kernels,
+        run.fast,
+        run.fixed,
+        run.sets,
+        run.turn,
+        run.lent,
+    ) = alts.pop(key)
 
 
 def keyed(body, drew, first):
