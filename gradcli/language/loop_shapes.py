@@ -168,7 +168,7 @@ def _pure_call(node, me=None) -> bool:
         ):  # torch.mean(expression), F.cross_entropy(logits, y), torch.nn.functional.
             # nll_loss(...): a namespace's function (checked when the plan is made: one of
             # gradcli's namespaces, whose `attr` is the op's function,
-            # replay_plan._namespaces), or a tensor's method (x.mm(w))
+            # replay_checks.namespaces), or a tensor's method (x.mm(w))
             return all(ok(a) for a in args) and all(_option(v, ok) for v in options)
         return (
             _pure_method(attr)
@@ -856,7 +856,7 @@ def _simple(comp, suite):
             continue
         if child.data == "for_stmt":  # (_over_parameters)
             # (no closure: the block runs as compiled when the replay cannot run the
-            # loop, replay_plan._each; compiled again, the loop would be reported twice)
+            # loop, replay_updates._each; compiled again, the loop would be reported twice)
             out.append(_each_shape(comp, child))
             continue
         for st in child.children:

@@ -62,7 +62,7 @@ from .loop_shapes import REPORT, augmented, bound_names, compile_body, names_in,
 # (REPORT: set here for the loops, by a test)
 from .parser import Tree
 from .positions import pos
-from .replay_plan import Fail, negative_zero, read_all
+from .replay_checks import Fail, negative_zero, read_all
 from .replay_steps import backward_item, run_updates
 from .replay_records import AS_COMPILED, ASSIGN, BACKWARD, CHECK, CLEAR_GRAD, ITEM, NO_GRAD, STEP
 from .replay_records import APPEND, ARRAY_STEP, CALL, EACH, ZERO_GRAD
@@ -887,13 +887,13 @@ def _check(checks, s):
         elif kind == 3:
             if type(v) not in want:
                 return False
-        elif kind == 4:  # gradcli's own module (replay_plan._checks)
+        elif kind == 4:  # gradcli's own module (replay_checks.checks_of)
             if v is not want or not replay_same(a):
                 return False
-        elif kind == 5:  # gradcli's own optimizer (replay_plan._zero_grad)
+        elif kind == 5:  # gradcli's own optimizer (replay_updates.zero_grad)
             if v is not want or not replay_groups_same(v, a):
                 return False
-        elif kind == 6:  # a list of tensors (replay_plan._list_check)
+        elif kind == 6:  # a list of tensors (replay_checks.list_check)
             if v is not want or list(map(id, v)) != a:
                 return False
         elif kind == 7:  # a loop target's data tensor (replay_plan._swapped): its kind

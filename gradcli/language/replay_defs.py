@@ -38,7 +38,8 @@ from . import loop_shapes
 from .functions import Return
 from .loop_shapes import DEFS, augmented, bound_names, compile_def, report
 from .replay import _GO, _STALE, CALLED, MAX_RECORDS, Body, Run, _not, links, reusable
-from .replay_plan import Fail, _swapped, negative_zero
+from .replay_checks import Fail, negative_zero
+from .replay_plan import _swapped
 from .replay_records import CALL
 from .state import state
 from .stmtlines import sequence
@@ -214,7 +215,7 @@ class _Held:
             v = read[n]
             if type(v) in (int, float, bool) and not changed:
                 mine.append((n, (load, 1, v, type(v), negative_zero(v), None, None)))
-            elif type(v) is Tensor:  # (as replay_plan._checks gives it, for _swapped)
+            elif type(v) is Tensor:  # (as replay_checks.checks_of gives it, for _swapped)
                 mine.append((n, (load, 0, v, v.requires_grad, v.grad_fn, None, None)))
             else:
                 mine.append((n, (load, 2, v, None, None, None, None)))

@@ -11,38 +11,30 @@ iteration showed, made into named records (`Assign` with its `Step`s, `Backward`
   per variable a statement reads, the same tensor object (dtype, shape,
   requires_grad, grad_fn), an equal number, or gradcli's own value.
 * Ops of constants and tensors that need no gradient are hoisted (`_invariant`).
-* A no_grad block of steps `w -= lr * w.grad` gets its entries (`_updates`).
+* A no_grad block of steps `w -= lr * w.grad` gets its entries (`updates`).
 """
 
 from __future__ import annotations
 
-import math
 from operator import itemgetter
-from typing import Any
 
 import numpy as np
 
 from ..runtime import context
-from ..runtime.limits import SAMPLE
 from ..core.tensor import Tensor
 from ..engine import replay as engine
 from ..engine.versions import OWN
-from ..library.nn.module import Module, replay_pure, replay_state
-from ..library.values import program_object
-from ..library.scalar_steps import ARRAY_STEPS, SCALED_STEPS, number_factor
-from ..library.values import GradModeContext
-from ..library.values import Module as Namespace
-from ..library.optim import Optimizer
 from .loop_shapes import called_def
-from .replay_through import THROUGH_GLOBALS, function_checks, held as _held
-from .replay_through import literals, through_state, unsafe_globals
+from .replay_through import THROUGH_GLOBALS
+from .replay_through import unsafe_globals
 
 
-from .replay_records import APPEND, AS_COMPILED, ASSIGN, BACKWARD, CALL, CHECK, ITEM, NO_GRAD
-from .replay_records import ARRAY_STEP, CLEAR_GRAD, EACH, ENTRY_AS_COMPILED, STEP, ZERO_GRAD
-from .replay_records import Append, AsCompiled, Assign, Backward, Check, Item, NoGrad, Noted
+from .replay_records import AS_COMPILED, ASSIGN, BACKWARD, CALL, CHECK
+from .replay_records import AsCompiled, Assign, Backward, Check, Noted
 from .replay_records import GUARD, Guard, NotedStep, Step, plain
 from .replay_steps import taking
+from .replay_checks import Fail, checks_of, compiled_call, keeps, kinds, namespaces, once
+from .replay_updates import block_item, bookkeeping_item, zero_grad
 
 
 class Plan:
@@ -82,10 +74,6 @@ class Plan:
         return shadows
 
 
-class Fail(Exception):
-    pass
-
-
 def plan(body, seen, notes):
     """The plan from a noted iteration (`Run._record`'s `seen`, the recorder's `notes`);
     Fail when it cannot be replayed.  Slots of `Run.vals`: the ops' outputs, then the
@@ -113,9 +101,9 @@ def plan(body, seen, notes):
             if read is None or start == end:
                 raise Fail(f"`{what} = ...` applied no op")
             modes.add(mode)
-            checks.extend(_swapped(_checks(extra[2], read), body.swaps, holders, read, swap))
+            checks.extend(_swapped(checks_of(extra[2], read), body.swaps, holders, read, swap))
             through.update(read.get(THROUGH_GLOBALS, ()))  # (function_checks)
-            _namespaces(extra[4], read)
+            namespaces(extra[4], read)
             known = _numbers(extra[3], read)
             if extra[5]:  # (it calls an op or a module: their code's dims, `_Dims`)
                 known = _Dims(known)
@@ -164,18 +152,18 @@ def plan(body, seen, notes):
             conds.append(extra)
             items.append(Guard(GUARD, i))
         elif kind in ("updates", "each") and what is not None:  # a no_grad block, a loop
-            items.append(_block(kind, what, extra, seen[i], checks, closure))
+            items.append(block_item(kind, what, extra, seen[i], checks, closure))
         elif kind in ("item", "append"):  # running += loss.item(), losses.append(...)
-            items.append(_bookkeeping(kind, what, extra, seen[i], checks, i, line))
+            items.append(bookkeeping_item(kind, what, extra, seen[i], checks, i, line))
         elif kind == "call":  # recv.method(numbers) of gradcli's own object, as compiled
-            checks.extend(_kinds(extra, seen[i]))
-            if not _calls(seen[i][what[0]], what[1]):
+            checks.extend(kinds(extra, seen[i]))
+            if not compiled_call(seen[i][what[0]], what[1]):
                 raise Fail(f"`{what[0]}.{what[1]}()` may run the program's code")
-            cleared = _zero_grad(what, extra, seen[i], checks, line)
+            cleared = zero_grad(what, extra, seen[i], checks, line)
             items.append(cleared or AsCompiled(AS_COMPILED, closure))
-            calls = calls or (cleared is None and not _keeps(seen[i][what[0]], what[1]))
+            calls = calls or (cleared is None and not keeps(seen[i][what[0]], what[1]))
         else:  # run as compiled: what it reads must run no code of the program
-            checks.extend(_kinds(extra, seen[i]))
+            checks.extend(kinds(extra, seen[i]))
             items.append(AsCompiled(AS_COMPILED, closure))
     if len(modes) != 1 or any(base is not None and j not in freed for j, _, _, base in adopt):
         raise Fail  # (a view saved by a node no backward of the body frees: the Tensor
@@ -240,11 +228,11 @@ def plan(body, seen, notes):
     plan.loose = tuple(j for j, op in enumerate(ops) if op[1] is not None and j not in freed)
     plan.conds = tuple(conds)
     plan.guards = guards
-    plan.checks = _once(checks)
+    plan.checks = once(checks)
     # (those of the names the loop's target binds: made again before each iteration of
     # a steady plan, which the others hold through)
     plan.moving = (
-        _once([c for c in checks if c[0] in body.targets]) if body.targets is not None else ()
+        once([c for c in checks if c[0] in body.targets]) if body.targets is not None else ()
     )
     plan.names = frozenset(name for name, _ in checks)  # (what the checks read)
     # (the checks hold from one replayed iteration to the next unless they read what
@@ -306,7 +294,7 @@ def _holders(body, seen):
 
 
 def _swapped(checks, swaps, holders, read, swap):
-    """The checks of a statement's variables (`_checks`), where a variable a `for`
+    """The checks of a statement's variables (`checks_of`), where a variable a `for`
     target binds (`swaps`) holds a tensor that needs no gradient and has no grad_fn,
     held by no other name: a check of its kind (replay._check's kind 7: dtype, shape,
     strides) instead of its identity, the tensor noted in `swap` (its slot read and the
@@ -426,184 +414,6 @@ def _read_elsewhere(items, fixed):
     return out
 
 
-def _bookkeeping(kind, what, extra, read, checks, i, line):
-    """The item of `total op= name.item()` (Item), or of `recv.append(...)`
-    (loop_shapes._append) when recv holds a list (a check that it still holds one),
-    else Fail."""
-    if kind == "item":
-        checks.extend(_kinds(extra[2], read))
-        return Item(ITEM, extra[0], extra[1], what[1], extra[3], i, line)
-    recv, name = what
-    if read is None or type(read.get(recv)) is not list:
-        raise Fail(f"`{recv}` holds {_held(read and read.get(recv))}")
-    checks.append((recv, (extra[0], 3, (list,), None, None, None, None)))
-    return Append(APPEND, extra[0], name, extra[1], i, line)
-
-
-def _block(kind, block, loads, seen, checks, closure):
-    """The item of a no_grad block (`updates`: its `seen` the values read and the `with`
-    expression's) or of a loop of the body (`each`, `for p in params: p.grad = None`: the
-    values read; run in the body's grad mode): `_updates`, else AsCompiled."""
-    read, head = seen if kind == "updates" else (seen, None)
-    checks.extend(_kinds(loads, read))
-    if kind == "updates" and (type(head) is not GradModeContext or head.enabled):
-        return AsCompiled(AS_COMPILED, closure)
-    got = _updates(block, loads, read, checks)
-    if got is None:
-        return AsCompiled(AS_COMPILED, closure)
-    return got if kind == "updates" else got._replace(off=False)
-
-
-def _updates(block, loads, read, checks):
-    """The item of a no_grad block (loop_shapes._block) whose `with` gave gradcli's
-    no_grad: NoGrad, with per statement an entry: (STEP, w, v, y,
-    op, closure, line) for `w op= factor * v.grad` where w is a 0-d float tensor and
-    the factor a number (the step scalar_steps.step_by makes, y its number_factor);
-    (ARRAY_STEP, w, v, y, ufunc, closure, line) for such a step where w has dims
-    (scalar_steps.array_step, y the factor as written, `w.sub_(factor * v.grad)` too);
-    (CLEAR_GRAD, w, line) for `w.grad = None`; (ZERO_GRAD, w, closure, line) for
-    `w.grad.zero_()` (scalar_steps.zero_grad_array); (EACH, where, store, params,
-    entries per param) for `for p in model.parameters(): ...` of gradcli's own module
-    (`_each`); (ENTRY_AS_COMPILED, closure) for any other statement (as compiled).  The
-    variables the entries take as they are now get checks (`checks`).  None when a
-    `for` loop of the block is not one `_each` takes (the block then runs as compiled)."""
-    kept = set()
-    changed = {name for name, _, ch, _ in loads if ch}
-    mine = []  # (the checks of the entries: made only if the block is replayed)
-    entries = _entries(block[1], loads, read, mine, changed, kept)
-    if entries is None:  # (a loop the replay cannot run: the block as compiled)
-        return None
-    checks.extend(mine)
-    checks.extend(_checks(tuple(x for x in loads if x[0] in kept), read))
-    return NoGrad(NO_GRAD, tuple(entries))
-
-
-def _entries(stmts, loads, read, checks, changed, kept):
-    """The entries of `_updates` for these statements ((closure, line, shape) each);
-    `kept` gets the names whose values they take."""
-    entries = []
-    for fn, line, shape in stmts:
-        entry: tuple = (ENTRY_AS_COMPILED, fn)
-        if shape is not None and shape[0] in ("none", "zero"):
-            v = read.get(shape[1])
-            if type(v) is Tensor and v.data.dtype.char in "fd":
-                entry = (CLEAR_GRAD, v, line) if shape[0] == "none" else (ZERO_GRAD, v, fn, line)
-                kept.add(shape[1])
-        elif shape is not None and shape[0] == "each":
-            entry = _each(shape, loads, read, checks, changed, kept)
-            if entry is None:
-                return None
-        elif shape is not None:
-            _, target, op, (how, f), name = shape
-            w, v = read.get(target), read.get(name)
-            if how == "name":
-                kept_f, f = (f, read.get(f)) if f not in changed else (None, None)
-            else:
-                kept_f = None
-            step = SCALED_STEPS.get(op)
-            if (
-                step is not None
-                and type(w) is Tensor
-                and type(v) is Tensor
-                and v.data.dtype.char in "fd"
-                and type(f) in (int, float)
-            ):
-                y = number_factor(f, w.data.dtype) if not w.data.ndim else f
-                if y is not None:
-                    entry = (
-                        (STEP, w, v, y, step, fn, line)
-                        if not w.data.ndim
-                        else (ARRAY_STEP, w, v, y, ARRAY_STEPS[op], fn, line)
-                    )
-                    kept.update(x for x in (target, name, kept_f) if x is not None)
-        entries.append(entry)
-    return tuple(entries)
-
-
-def _zero_grad(what, loads, read, checks, line):
-    """`model.zero_grad()` of gradcli's own module whose `zero_grad` is Module's (each
-    parameter's .grad set to None), its state checked as a called module's (so its
-    parameters are the same), or `opt.zero_grad()` of gradcli's own optimizer (its
-    groups checked: Optimizer.replay_groups): NoGrad of CLEAR_GRAD entries, no program
-    code run (no Check after it); else None (the call runs as compiled)."""
-    recv, method, nargs = what
-    m = read.get(recv)
-    load = next((x[1] for x in loads if x[0] == recv), None)
-    if load is None or nargs or method != "zero_grad":
-        return None
-    if isinstance(m, Optimizer):  # (its groups checked: Optimizer.replay_groups)
-        if type(m).zero_grad is not Optimizer.zero_grad:
-            return None
-        state = m.replay_groups()
-        params = [p for _, _, items in state[2] for p in items]
-        check: tuple = (load, 5, m, state, None, None, None)
-    elif (
-        isinstance(m, Module)
-        and type(m).zero_grad is Module.zero_grad
-        and type(m).parameters is Module.parameters
-    ):
-        params = m.parameters()
-        state, held, _ = replay_state(m)
-        check = (load, 4, m, state, held, None, None)
-    else:
-        return None
-    if any(type(p) is not Tensor for p in params):
-        return None
-    checks.append((recv, check))
-    return NoGrad(NO_GRAD, tuple((CLEAR_GRAD, p, line) for p in params))
-
-
-def _each(shape, loads, read, checks, changed, kept):
-    """The entry of `for p in m.parameters(): ...` (loop_shapes._simple's "each" shape)
-    when m is gradcli's own module whose `parameters` is Module's (its parameters are
-    those of the module's state, checked as a called module's is: `replay_state`), or
-    of `for p in params: ...` over a list of tensors (checked by identity and items,
-    `_list_check`), with fewer than SAMPLE of them (the loop then never looks at the
-    run's memory): (EACH, the loop's (line, column), its target's store, the
-    parameters, per parameter the entries of the body with the target holding it), else
-    None."""
-    _, target, recv, method, store, inner, at = shape
-    m = read.get(recv)
-    load = next((x[1] for x in loads if x[0] == recv), None)
-    if load is None:
-        return None
-    if method is None:  # a list of tensors
-        if type(m) is not list:
-            return None
-        params = m
-        check: Any = _list_check(load, m)
-    elif (
-        not isinstance(m, Module)
-        or method != "parameters"
-        or type(m).parameters is not Module.parameters
-        or not _calls(m, method)
-    ):
-        return None
-    else:
-        params = m.parameters()
-        check = None
-    if len(params) >= SAMPLE or any(type(p) is not Tensor for p in params):
-        return None
-    per, names = [], set()
-    for p in params:
-        sub = _entries(inner, loads, dict(read, **{target: p}), checks, changed, names)
-        if sub is None:
-            return None
-        per.append(sub)
-    kept.update(names - {target})
-    if check is None:
-        state, held, _ = replay_state(m)
-        check = (load, 4, m, state, held, None, None)
-    checks.append((recv, check))
-    return (EACH, at, store, tuple(params), tuple(per))
-
-
-def _list_check(load, v):
-    """The check that a variable holds the list v with the same items (replay._check's
-    kind 6: the same object, its items the same objects)."""
-    return (load, 6, v, list(map(id, v)), tuple(v), None, None)
-
-
 def _sources(srcs, j, opof, viewof, ops, read, adopt):
     """Where op j's saved values come from in the plan: an earlier op's output (no
     Tensor yet: None, named when the values are bound, `adopt`; a view's output, a
@@ -649,42 +459,6 @@ def _guards(items):
         else:
             out.append(it)
     return out, tuple(guards)
-
-
-def _calls(v, attr):
-    """Whether `v.attr(numbers)` may run as compiled in a replayed iteration: v is an
-    object of gradcli's own class that declares `replay_calls` (its methods run no code
-    of the program), the method its class's (for a module: every module in it
-    gradcli's own)."""
-    if attr in (getattr(v, "__dict__", None) or ()):
-        return False
-    if program_object(v):  # (a module the loop sees through, its method Module's: each
-        # module of the program's classes in it seen through, none overriding Module's)
-        return (
-            isinstance(v, Module)
-            and hasattr(Module, attr)
-            and all(not program_object(m) or through_state(m) is not None for m in v.modules())
-            and all(
-                attr not in c.__dict__
-                for m in v.modules()
-                for c in type(m).__mro__
-                if "__gradcli_user__" in c.__dict__
-            )
-        )
-    if not getattr(type(v), "replay_calls", False):
-        return False
-    if isinstance(v, Module):
-        return not any(program_object(m) for m in v.modules())
-    return True
-
-
-def _keeps(v, attr):
-    """Whether the call `v.attr(numbers)` (`_calls` allowed it) leaves every check of a
-    plan as it found it: its class declares the method in `replay_keeps` (an
-    optimizer's `step`: the parameters' values change in place, not their tensors,
-    dtypes, shapes or graphs, nor any module, list or name), so the iteration after
-    it may be steady and no assignment after it is checked again (`_rechecked`)."""
-    return not program_object(v) and attr in getattr(type(v), "replay_keeps", ())
 
 
 def _view_base(j, cls, params, argidx, frees, viewof, opview, mode, swap):
@@ -861,140 +635,3 @@ def _getter(idx):
         return itemgetter(*idx)
     (i,) = idx
     return lambda vals: (vals[i],)
-
-
-def read_all(loads, s):
-    """{name: value} of the variables of `loads` ((name, load, ...)), or None if one is
-    unbound (its statement then raises as compiled)."""
-    try:
-        return {x[0]: x[1](s) for x in loads}
-    except Exception:
-        return None
-
-
-def _checks(loads, read):
-    """Per variable a replayed statement reads: (load, kind, value, ...) for `_check`: a
-    float tensor (the same object, dtype, shape, requires_grad, grad_fn), a number (taken
-    as a constant: so not one the body changes, `lr *= 0.9` between two statements), or
-    gradcli's own value of that name (`torch`, `mean`)."""
-    if read is None:
-        raise Fail
-    for name, load, changed, own in loads:
-        v = read[name]
-        if type(v) is Tensor and v.data.dtype.kind in "fiub":
-            yield name, (load, 0, v, v.requires_grad, v.grad_fn, v.data.dtype, v.data.shape)
-        elif type(v) in (int, float, bool) and not changed:
-            yield name, (load, 1, v, type(v), negative_zero(v), None, None)
-        elif (own is not None and v is own) or type(v) is Namespace:  # (a namespace
-            # cannot be changed: the same object is the same functions)
-            yield name, (load, 2, v, None, None, None, None)
-        elif own is None and (replay_pure(v) or through_state(v) is not None):
-            # gradcli's own module, or one of the program's classes whose forward the loop
-            # sees through (replay_through.py): the same object, in the same state (its
-            # parameters, buffers, attributes; Module.replay_state; its program classes'
-            # attributes and its forwards' globals), its tensors checked as variables' are
-            # and taken as what the statement reads
-            state, held, found = replay_state(v)
-            yield from _program_classes(name, load, v, state, held)
-            for i, x in enumerate(sorted(literals(v), key=repr)):  # (its forwards' numbers)
-                read[(name, "literal", i)] = x
-            for path, t in found:
-                read[(name, path)] = t
-                if type(t) is Tensor:
-                    yield (
-                        (name, path),
-                        (
-                            lambda s, t=t: t,
-                            0,
-                            t,
-                            t.requires_grad,
-                            t.grad_fn,
-                            t.data.dtype,
-                            t.data.shape,
-                        ),
-                    )
-        else:  # a function the statement sees through (replay_through.py), or Fail
-            got = function_checks(name, load, v, read, _checks, _namespaces)
-            if got is None:
-                raise Fail(f"`{name}` holds {_held(v)}")
-            yield from got
-
-
-def _program_classes(name, load, v, state, held):
-    """The checks of the module v (Module.replay_state's `state` and `held`), with those
-    of its program classes and its forwards' globals when it is one of the program's
-    classes (replay_through.through_state)."""
-    got = through_state(v)
-    if got is not None:
-        state = state + got[0]
-        held = held + got[1]
-    yield name, (load, 4, v, state, held, None, None)
-    if got is not None:
-        yield from got[2]
-
-
-def _namespaces(calls, read):
-    """Fail unless each call `name.a.b.attr(...)` of a statement
-    (loop_shapes.namespace_calls: (name, (a, b), attr, the language's built-in of that
-    name)) is a tensor's method `x.attr(...)` or the built-in op's function reached
-    through gradcli's namespaces (`torch.mean`, `F.cross_entropy`,
-    `torch.nn.functional.nll_loss`; a namespace's own function of that name declares the
-    op it calls, as `F.softmax`'s `op_function`).  (A namespace cannot be changed: the
-    same objects, checked, hold the same functions.)"""
-    for name, path, attr, fn in calls:
-        v = read.get(name)
-        if type(v) is Tensor and not path:
-            continue
-        for a in path:
-            v = v.members.get(a) if type(v) is Namespace else None
-        got = v.members.get(attr, fn) if type(v) is Namespace else None
-        if fn is None or (got is not fn and getattr(got, "op_function", None) != attr):
-            raise Fail(f"`{name}.{attr}` is not a pure op's function")
-
-
-def _kinds(loads, read):
-    """Per variable a statement run as compiled reads: a check that it still holds a
-    tensor, a number or gradcli's own value (so the statement runs no code of the
-    program, which could see a made name)."""
-    if read is None:
-        raise Fail
-    for name, load, changed, own in loads:
-        v = read[name]
-        if type(v) is Tensor:
-            yield name, (load, 3, (Tensor,), None, None, None, None)
-        elif type(v) in (int, float):
-            yield name, (load, 3, (int, float), None, None, None, None)
-        elif own is not None and v is own:
-            yield name, (load, 2, v, None, None, None, None)
-        elif not program_object(v) and getattr(type(v), "replay_calls", False):
-            yield name, (load, 3, (type(v),), None, None, None, None)
-        elif through_state(v) is not None:  # (its methods gradcli's own: `_calls`)
-            state, held, _ = replay_state(v)
-            yield from _program_classes(name, load, v, state, held)
-        elif type(v) is list and len(v) < SAMPLE and all(type(x) is Tensor for x in v):
-            yield name, _list_check(load, v)  # (`for p in params:`, a list of tensors)
-        else:
-            raise Fail(f"`{name}` holds {_held(v)}")
-
-
-def _once(checks):
-    """The checks, (name, check) each, one per variable and what it checks: the same
-    check made for two statements once, and a check of a variable's type (kind 3) left
-    out where another check of it (the same object, an equal number, gradcli's own
-    value) implies it.  (Each statement reads the same value of a variable: what the
-    body changes, it changes in place, loop_shapes.py.)"""
-    strict = {name for name, c in checks if c[1] != 3}
-    out, seen = [], set()
-    for name, c in checks:
-        kind = c[1]
-        if kind == 3 and name in strict:
-            continue
-        key = (name, kind, id(c[2]) if kind != 1 else (c[2], c[3], c[4]))
-        if key not in seen:
-            seen.add(key)
-            out.append(c)
-    return tuple(out)
-
-
-def negative_zero(v):
-    return type(v) is float and v == 0 and math.copysign(1.0, v) < 0

@@ -120,7 +120,7 @@ def taken(then, got, s):
 
 
 def run_entries(entries, s):
-    """The entries of a no_grad block (replay_plan._updates), grad mode off."""
+    """The entries of a no_grad block (replay_updates.updates), grad mode off."""
     for e in entries:
         kind = e[0]
         if kind == 0:  # STEP

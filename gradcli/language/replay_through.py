@@ -105,12 +105,12 @@ def function_checks(name, load, f, read, checks, namespaces):
     """The checks of a variable holding a function of the program that a replayed
     statement sees through (through_shapes.through_def: `loss = loss_fn(X, Y)`, its ops
     noted as the statement's), else None: the same function, and the globals it reads
-    checked as the statement's variables are (`checks`: replay_plan._checks, a
+    checked as the statement's variables are (`checks`: replay_checks.checks_of, a
     function of (loads, values); each under its own name, so a loop that binds the
     name checks it at every iteration), their values taken as what the statement
     reads (in `read`, under (name, global)), and the numbers the function writes as
     numbers it may take as constants (in `read` too); `namespaces` checks its
-    namespace calls (replay_plan._namespaces)."""
+    namespace calls (replay_checks.namespaces)."""
     got = THROUGH_DEFS.get(f.body) if type(f) is UserFunction and not f.generator else None
     if got is None or f.closure is not f.globals:
         return None
@@ -139,7 +139,7 @@ def function_checks(name, load, f, read, checks, namespaces):
 
 
 def unsafe_globals(body, through, fail):
-    """Raise `fail` (replay_plan.Fail) when a plan cannot take the globals functions seen
+    """Raise `fail` (replay_checks.Fail) when a plan cannot take the globals functions seen
     through read (`through`: name -> value) as the statements' variables: a name the
     body binds (a made name, a counter, a loop's target: the function would read a value
     the replay does not bind) or changes with `op=` when it is not a tensor (a number

@@ -134,7 +134,7 @@ class Optimizer:
     #: replayed loop may run `opt.step()` as compiled between replayed statements)
     replay_calls = True
     #: of them, those that change nothing a replayed plan checks (each parameter's
-    #: values in place, the optimizer's own state): language/replay_plan.py `_keeps`
+    #: values in place, the optimizer's own state): language/replay_checks.py `keeps`
     replay_keeps = ("step", "zero_grad")
     language_subclassable = True
 

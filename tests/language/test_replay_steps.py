@@ -285,12 +285,12 @@ def test_the_steps_take_the_array_path(name, monkeypatch):
 
 def test_model_zero_grad_is_planned(monkeypatch):
     """`model.zero_grad()` of a Sequential and `opt.zero_grad()` of an Adam become the
-    plan's own clearing of the parameters' gradients (replay_plan._zero_grad), not a call
+    plan's own clearing of the parameters' gradients (replay_updates.zero_grad), not a call
     run as compiled."""
-    from gradcli.language import replay_plan
+    from gradcli.language import replay_plan, replay_updates
 
     planned = []
-    real = replay_plan._zero_grad
+    real = replay_updates.zero_grad
 
     def counted(what, *args):
         r = real(what, *args)
@@ -298,7 +298,7 @@ def test_model_zero_grad_is_planned(monkeypatch):
             planned.append(r is not None)
         return r
 
-    monkeypatch.setattr(replay_plan, "_zero_grad", counted)
+    monkeypatch.setattr(replay_plan, "zero_grad", counted)
     run_inprocess(PROGRAMS["params_float64"])
     run_inprocess(PROGRAMS["opt_adam"])
     assert len(planned) >= 2 and all(planned)
