@@ -19,8 +19,6 @@ one value in 250), called through ctypes where the C library has it."""
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import math
 
 import numpy as np
@@ -123,6 +121,8 @@ _SINF: list = []
 def _sinf(v):
     """The C library's sinf of each float32 value (a float64 sine rounded, without one)."""
     if not _SINF:
+        import ctypes.util  # (its import brings subprocess, signal's enums: start-up time)
+
         fn = None
         try:
             fn = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6").sinf
