@@ -11,7 +11,7 @@ from .parser import Token, Tree
 
 from .arity import BareName
 from .fast_types import SMALL
-from .expressions import _bound_around
+from .expressions import _BIT_LEVELS, _bound_around
 from .fast_dispatch import plain_binary_op
 from .fast_support import GLOBAL_READ
 from . import runtime as rt
@@ -288,6 +288,9 @@ def _int_binop(self, op, a, b, fallback, line, col):
 def _negated(self, node):
     """`-x`, guarded (e_unary: outside the class, for its size)."""
     op_tok, operand = node.children
+    if op_tok.value == "~":  # (runtime.unary: an int's, a tensor's, an object's __invert__)
+        e = _call(_h("unary"), ast.Constant("~"), self.expr(operand))
+        return at(e, op_tok.line, op_tok.column)
     if op_tok.value != "-":
         raise Unsupported("unary")
     v = self.expr(operand)
@@ -544,6 +547,24 @@ class FastExpressions:
         for t, r in zip(ch[1::2], ch[2::2]):
             e = self.binop(t.value, e, self.expr(r), t.line, t.column)
         return e
+
+    def e_bitwise(self, node):
+        """`a | b & c << d` (one grammar level): Python's precedence as the closure
+        compiler applies it (expressions.e_bitwise), each operator binop's fallback."""
+        ch = node.children
+        operands, ops = list(ch[0::2]), list(ch[1::2])
+
+        def build(lo, hi, level):  # operands[lo..hi], ops[lo..hi-1]
+            if lo == hi or level == len(_BIT_LEVELS):
+                return self.expr(operands[lo])
+            for k in range(hi - 1, lo - 1, -1):  # the last (rightmost) op of this level
+                t = ops[k]
+                if t.value in _BIT_LEVELS[level]:
+                    a, b = build(lo, k, level), build(k + 1, hi, level + 1)
+                    return self.binop(t.value, a, b, t.line, t.column)
+            return build(lo, hi, level + 1)
+
+        return build(0, len(operands) - 1, 0)
 
     def e_power(self, node):
         base, op, exp = node.children

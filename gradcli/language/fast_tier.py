@@ -4,7 +4,7 @@ knows; anything else stays with the closure compiler (compiler.py), which compil
 every unit anyway (the fast code is used only when the fast tier is on).
 
 What a unit may hold: numbers, strings (not f-strings), True/False/None, names, the
-arithmetic and comparison operators, `not`/`and`/`or`/`if-else`, calls of a name with
+arithmetic, comparison and bitwise operators, `not`/`and`/`or`/`if-else`, calls of a name with
 positional and keyword arguments, list, tuple, set and dict displays, subscripts and
 slices (fast_items.py); assignments to names, subscripts and tuples of them, `op=` on
 a name or a subscript, `if`, `while` and `for` (with `else`) over any iterable into

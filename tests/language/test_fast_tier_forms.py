@@ -348,6 +348,35 @@ for _i, _ctx in enumerate(
     )
 
 
+# `&`, `|`, `<<`, `>>` and `~` (one grammar level, Python's precedence): ints, bools,
+# sets, tensors, a class's `__and__`/`__rand__`/`__invert__`, and their errors
+_BITWISE = (
+    "class B:\n"
+    "    def __init__(self, v):\n"
+    "        self.v = v\n"
+    "    def __and__(self, o):\n"
+    "        return B(self.v + 100)\n"
+    "    def __rand__(self, o):\n"
+    "        return B(-self.v)\n"
+    "    def __invert__(self):\n"
+    "        return 'inv'\n"
+    "def f(a, b, c):\n"
+    "    return a | b & c << 1, ~a, a & b | c, a >> 1 | c, ~~b, 1 + ~a\n"
+    "def g(a, b):\n"
+    "    return a & b, 3 & b, ~a\n"
+    "def h(a, b):\n"
+    "    return a & b, a | b\n"
+    "print(f(5, 3, 6), f(True, False, 1))\n"
+    "print(f(torch.tensor([1, 2, 3]), torch.tensor([3, 3, 0]), torch.tensor([1, 0, 1])))\n"
+    "m, n = torch.tensor([True, False]), torch.tensor([True, True])\n"
+    "print(g(m, n), h({1, 2}, {2, 3}), g(B(1), B(2))[0].v, g(B(1), B(2))[1].v)\n"
+)
+FORMS["bitwise"] = _BITWISE
+FORMS["bitwise_bad_operands"] = _BITWISE + "print(g(1.5, 2))\n"
+FORMS["bitwise_bad_invert"] = _BITWISE + "print(f(1.5, 1, 1))\n"
+FORMS["bitwise_negative_shift"] = _BITWISE + "print(f(1, 1, -1))\n"
+
+
 @pytest.mark.parametrize("name", sorted(FORMS))
 def test_forms(name):
     both(FORMS[name])
@@ -396,6 +425,14 @@ def test_forms_are_compiled():
     assert r.error is None
     for name in ("f", "h"):
         assert r.session.scope.vars[name].fast is not None, name
+
+
+def test_bitwise_functions_are_compiled():
+    r = Run(FORMS["bitwise"])
+    assert r.error is None
+    for name in ("f", "g", "h"):
+        assert r.session.scope.vars[name].fast is not None, name
+    assert r.session.scope.vars["B"].__dict__["__and__"].fast is not None
 
 
 # a site asking for an object's class table keeps the last plain class met there
