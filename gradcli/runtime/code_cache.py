@@ -6,10 +6,13 @@ instructions a module before its code runs, and a run of the command line import
 about 300 of gradcli's.  The command line (`gradcli/__init__.py`) installs `Finder`
 first on `sys.meta_path`: it knows each module's file and keeps the compiled code of
 the modules earlier runs imported in one file (`__pycache__/gradcli-code.<tag>.bin`
-in the package), read once.  A module is found there only while its source file has
-the size and modification time recorded with its code; any other module, and any
-module whose source changed, is imported as Python imports it, and `save()` (at the
-command line's exit) writes the file again with what was imported that way.
+in the package): its table of modules read once, and each module's code unmarshalled
+straight from the file mapped into memory (neither a copy of the whole file nor one of
+each module's bytes: 2 x 5 MB of fresh pages a start).  A module is found there only
+while its source file has the size and modification time recorded with its code; any
+other module, and any module whose source changed, is imported as Python imports it,
+and `save()` (at the command line's exit) writes the file again with what was imported
+that way.
 
 The module is Python's own (`SourceFileLoader`: its `__file__`, `__cached__`,
 `__spec__`, source for tracebacks and resources); only where its code comes from
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import _imp
 import marshal
+import mmap
 import os
 import sys
 from importlib.machinery import ModuleSpec, SourceFileLoader
@@ -30,7 +34,9 @@ from importlib.util import MAGIC_NUMBER
 _BASE = os.path.dirname(os.path.dirname(os.path.dirname(__file__)))
 _PACKAGE = "gradcli"
 _PREFIX = _PACKAGE + "."
-_FORMAT = 1  # the file's layout: a new layout ignores files of an older one
+_FORMAT = 2  # the file's layout: a new layout ignores files of an older one
+#: the file starts with the length of its table (then the table, then the modules' code)
+_HEAD = 8
 
 
 def _file_name():
@@ -50,7 +56,7 @@ class _Loader(SourceFileLoader):
         code, self._code = self._code, None
         if code is None or fullname != self.name:
             return super().get_code(fullname)
-        code = marshal.loads(code)
+        code = marshal.loads(code if type(code) is bytes else _code_bytes(code))
         _imp._fix_co_filename(code, self.path)  # (as Python's loader: a copied .pyc's code)
         return code
 
@@ -59,7 +65,9 @@ class Finder:
     """The meta-path finder of gradcli's modules whose code is in the file."""
 
     def __init__(self, entries):
-        #: module name -> (file, cached file, is a package, st_mtime_ns, st_size, code)
+        #: module name -> (file, cached file, is a package, st_mtime_ns, st_size, code):
+        #: code the module's marshalled code, or where it is in the mapped file
+        #: (offset, length)
         self.entries = entries
         self.missed: list[str] = []  # gradcli's modules left to Python's import
 
@@ -86,25 +94,54 @@ class Finder:
 
 
 _finder: Finder | None = None
+#: the modules' code in the file, mapped (read only; kept for the process: a new file
+#: replaces the file, never writes into it)
+_view: memoryview | None = None
+
+
+def _code_bytes(where):
+    """The marshalled code at (offset, length) of the mapped code: a view, not a copy."""
+    offset, length = where
+    assert _view is not None
+    return _view[offset : offset + length]
+
+
+def _read(path):
+    """The file's table of modules (its entries' code where the code lies in the file),
+    with the file mapped for their code; {} where there is none or it is damaged."""
+    global _view
+    try:
+        with open(path, "rb") as f:
+            view = memoryview(mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ))
+    except (OSError, ValueError):  # none yet, or empty
+        return {}
+    try:
+        size = int.from_bytes(view[:_HEAD], "little")
+        data = marshal.loads(view[_HEAD : _HEAD + size])
+    except (ValueError, EOFError, TypeError):  # damaged
+        return {}
+    if not (
+        type(data) is tuple
+        and len(data) == 3
+        and data[:2] == (_FORMAT, _BASE)
+        and type(data[2]) is dict
+        and size > 0
+    ):
+        return {}
+    code = view[_HEAD + size :]
+    try:
+        if any(not 0 <= e[5][0] <= e[5][0] + e[5][1] <= len(code) for e in data[2].values()):
+            return {}  # (cut short)
+    except (TypeError, IndexError):
+        return {}
+    _view = code
+    return data[2]
 
 
 def install():
     """Put the finder first on sys.meta_path, with the code the file holds (if any)."""
     global _finder
-    entries = {}
-    try:
-        with open(_file_name(), "rb") as f:
-            data = marshal.loads(f.read())
-        if (
-            type(data) is tuple
-            and len(data) == 3
-            and data[:2] == (_FORMAT, _BASE)
-            and type(data[2]) is dict
-        ):
-            entries = data[2]
-    except (OSError, ValueError, EOFError, TypeError):  # none yet, or damaged: none
-        pass
-    _finder = Finder(entries)
+    _finder = Finder(_read(_file_name()))
     sys.meta_path.insert(0, _finder)
 
 
@@ -153,7 +190,10 @@ def _save():
     ]
     if not outside:
         return
-    entries = dict(_finder.entries)
+    entries = {
+        name: entry if type(entry[5]) is bytes else entry[:5] + (bytes(_code_bytes(entry[5])),)
+        for name, entry in _finder.entries.items()
+    }
     for name, module in outside:
         entry = _compiled(module)
         if entry is None:
@@ -164,7 +204,7 @@ def _save():
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
         with open(tmp, "wb") as f:
-            f.write(marshal.dumps((_FORMAT, _BASE, entries)))
+            f.write(_layout(entries))
         os.replace(tmp, path)
     except BaseException as e:  # (an interrupt too: no file left half written)
         try:
@@ -173,3 +213,16 @@ def _save():
             pass
         if not isinstance(e, OSError):
             raise
+
+
+def _layout(entries):
+    """The file's bytes: the table's length, the table (each entry's code given as where
+    it lies in what follows), the modules' code one after another."""
+    table, codes, offset = {}, [], 0
+    for name, entry in entries.items():
+        code = entry[5]
+        table[name] = entry[:5] + ((offset, len(code)),)
+        codes.append(code)
+        offset += len(code)
+    head = marshal.dumps((_FORMAT, _BASE, table))
+    return len(head).to_bytes(_HEAD, "little") + head + b"".join(codes)

@@ -53,9 +53,15 @@ def cache_file(tree):
 
 
 def entries(tree):
-    with open(cache_file(tree), "rb") as f:
-        layout, base, table = marshal.loads(f.read())
+    """The file's table of modules: (source, .pyc, is a package, mtime, size, (offset,
+    length) of its code after the table); each module's code checked to be a module's."""
+    data = cache_file(tree).read_bytes()
+    size = int.from_bytes(data[:8], "little")
+    layout, base, table = marshal.loads(data[8 : 8 + size])
     assert base == str(tree)
+    code = data[8 + size :]
+    for name, (*_, (offset, length)) in table.items():
+        assert marshal.loads(code[offset : offset + length]).co_name == "<module>", name
     return table
 
 
@@ -95,3 +101,10 @@ def test_a_damaged_file_is_ignored(tree):
     r = run(tree, "eval", "-q", "-e", PROGRAM)
     assert (r.returncode, r.stdout, r.stderr) == (0, EXPECTED, "")
     assert "gradcli.cli" in entries(tree)  # and written again whole
+
+    # cut short (its table whole, the modules' code not): ignored, and written again
+    data = cache_file(tree).read_bytes()
+    cache_file(tree).write_bytes(data[: len(data) // 2])
+    r = run(tree, "eval", "-q", "-e", PROGRAM)
+    assert (r.returncode, r.stdout, r.stderr) == (0, EXPECTED, "")
+    assert len(cache_file(tree).read_bytes()) == len(data)
