@@ -266,12 +266,20 @@ class Function(metaclass=_FunctionType):
     @classmethod
     def apply(cls, *args, **kwargs):
         ctx = FunctionCtx()
-        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        needs, argpos = [], []
+        for i, a in enumerate(args):
+            if isinstance(a, Tensor):
+                argpos.append(i)
+                needs.append(a.requires_grad)
+            else:
+                needs.append(False)
+        ctx.needs_input_grad = tuple(needs)
         ctx._clear_on_access = getattr(cls, "clear_saved_tensors_on_access", False) is True
-        separate = "setup_context" in _defined(cls)
+        separate = _defines(cls, "setup_context")
         prev, hidden = context.current.grad_enabled, fw.State.visible
         context.current.grad_enabled = False
-        fw.set_visible(())
+        if hidden:
+            fw.set_visible(())
         try:
             if separate:
                 out = cls.forward(*args, **kwargs)
@@ -280,10 +288,10 @@ class Function(metaclass=_FunctionType):
                 out = cls.forward(ctx, *args, **kwargs)
         finally:
             context.current.grad_enabled = prev
-            fw.set_visible(hidden)
+            if hidden or fw.State.visible:  # (the forward may have opened a level)
+                fw.set_visible(hidden)
         is_tuple = isinstance(out, tuple)
         outs = out if is_tuple else (out,)
-        argpos = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
         tensors = [args[i] for i in argpos]
         node_cls = _node_class(cls)
         meta = [
@@ -291,29 +299,40 @@ class Function(metaclass=_FunctionType):
             for o in outs
         ]
         results = []
+        swap = {}
+        nodes = []
+        n_out, nargs = len(outs), len(args)
         for k, o in enumerate(outs):
-            if (
-                not isinstance(o, Tensor)
-                or id(o) in ctx.non_differentiable
-                or o.data.dtype.kind != "f"
-            ):
+            if not isinstance(o, Tensor):
                 results.append(o)
                 continue
-            r = _record(node_cls, tensors, o, ctx, cls, k, len(outs), meta, argpos, len(args))
+            if id(o) in ctx.non_differentiable or o.data.dtype.kind != "f":
+                r = o
+            else:
+                r = _record(node_cls, tensors, o, ctx, cls, k, n_out, meta, argpos, nargs)
+            if isinstance(r.grad_fn, node_cls):
+                nodes.append(r.grad_fn)
             results.append(r)
-        swap = {id(o): r for o, r in zip(outs, results) if isinstance(o, Tensor)}
-        ctx.to_save = tuple(swap.get(id(t), t) if t is not None else None for t in ctx.to_save)
-        nodes = [r.grad_fn for r in results if isinstance(r, Tensor)]
-        nodes = [n for n in nodes if isinstance(n, node_cls)]
+            swap[id(o)] = r
+        if ctx.to_save:
+            ctx.to_save = tuple(swap.get(id(t), t) if t is not None else None for t in ctx.to_save)
         ctx._out_nodes = tuple(weakref.ref(n) for n in nodes)
         if ctx.to_save:
             for n in nodes:  # what the engine frees after a backward (see backward)
                 n.saved, n.saved_src = (None,), (None,)
-        if saved.State.stack and any(
-            isinstance(r, Tensor) and isinstance(r.grad_fn, node_cls) for r in results
-        ):
+        if saved.State.stack and nodes:
             ctx.to_save = saved.pack_values(ctx.to_save)  # saved-tensor hooks
         return tuple(results) if is_tuple else results[0]
+
+
+def _defines(cls, name):
+    """Whether a class between cls and Function (cls included) defines `name`."""
+    for c in cls.__mro__:
+        if c is Function:
+            return False
+        if name in c.__dict__:
+            return True
+    return False
 
 
 def _record(node_cls, tensors, o, ctx, cls, k, n_out, meta, argpos, nargs):

@@ -206,6 +206,40 @@ def test_mark_non_differentiable_and_materialize():
     assert show(w.grad) == "tensor([2., 2.])"
 
 
+def test_needs_input_grad_and_the_modes_around_forward():
+    """needs_input_grad per argument (numbers and tensors that need none: False); the
+    forward runs with grad mode and forward mode's levels off, both back after it (also
+    when the forward opens and closes a level of its own)."""
+    seen = []
+
+    class Scale(Function):
+        @staticmethod
+        def forward(ctx, x, k, y):
+            seen.append((ctx.needs_input_grad, fw.State.visible))
+            level = fw.enter_level()
+            fw.exit_level(level)
+            ctx.save_for_backward(x)
+            return x * k + y
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return g * x, None, g
+
+    w, c = T([1.0, 2.0], True), T([3.0, 4.0])
+    out = Scale.apply(w, 2.0, c)
+    assert seen == [((True, False, False), ())] and fw.State.visible == ()
+    level = fw.enter_level()
+    try:
+        Scale.apply(w, 2.0, c)
+        assert seen[-1] == ((True, False, False), ()) and fw.State.visible == (level,)
+    finally:
+        fw.exit_level(level)
+    backward(out)
+    assert show(out) == "tensor([5., 8.], grad_fn=<ScaleBackward>)"
+    assert show(w.grad) == "tensor([1., 2.])"
+
+
 def test_forward_mode_jvp_and_missing_jvp():
     level = fw.enter_level()
     try:
