@@ -34,6 +34,7 @@ from importlib.util import MAGIC_NUMBER
 _BASE = os.path.dirname(os.path.dirname(os.path.dirname(__file__)))
 _PACKAGE = "gradcli"
 _PREFIX = _PACKAGE + "."
+_module_type = type(sys)
 _FORMAT = 2  # the file's layout: a new layout ignores files of an older one
 #: the file starts with the length of its table (then the table, then the modules' code)
 _HEAD = 8
@@ -51,6 +52,16 @@ class _Loader(SourceFileLoader):
     def __init__(self, fullname, path, code):
         super().__init__(fullname, path)
         self._code = code
+
+    def create_module(self, spec):
+        """The module, with the file names Python's import gives it already set (so that
+        its setting them finds them: no AttributeError made and dropped for each)."""
+        module = _module_type(spec.name)
+        if spec.origin is not None:
+            module.__file__ = spec.origin
+        if spec.cached is not None:
+            module.__cached__ = spec.cached
+        return module
 
     def get_code(self, fullname):
         code, self._code = self._code, None

@@ -108,3 +108,32 @@ def test_a_damaged_file_is_ignored(tree):
     r = run(tree, "eval", "-q", "-e", PROGRAM)
     assert (r.returncode, r.stdout, r.stderr) == (0, EXPECTED, "")
     assert len(cache_file(tree).read_bytes()) == len(data)
+
+
+def test_a_module_read_from_the_file_is_pythons_own(tree):
+    """Its __file__, __cached__ and __spec__ as Python's import gives them."""
+    run(tree, "eval", "-q", "-e", PROGRAM)
+    assert "gradcli.ops.unary" in entries(tree)
+    code = (
+        "import sys; sys.argv[0] = 'gradcli'; import gradcli; import gradcli.ops.unary as m; "
+        "from gradcli.runtime import code_cache as c; "
+        "print(c._finder.missed == [], m.__file__, m.__cached__, m.__spec__.origin, "
+        "m.__spec__.cached, m.__loader__ is m.__spec__.loader, m.__package__, m.__name__)"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE",)}
+    env["PYTHONPATH"] = str(tree)
+    r = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tree, env=env
+    )
+    source = tree / "gradcli" / "ops" / "unary.py"
+    cached = tree / "gradcli" / "ops" / "__pycache__" / f"unary.{sys.implementation.cache_tag}.pyc"
+    assert r.stdout.split() == [
+        "True",
+        str(source),
+        str(cached),
+        str(source),
+        str(cached),
+        "True",
+        "gradcli.ops",
+        "gradcli.ops.unary",
+    ], r.stderr
