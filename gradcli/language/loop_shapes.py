@@ -12,6 +12,10 @@ A `for` or `while` body qualifies when each of its statements is one of:
   gradcli's own modules whose forward runs a pure op, replay_plan.py);
 * `recv.method(numbers)`: run as compiled (checked when the plan is made: an object
   whose class declares `replay_calls`, an optimizer or a module of gradcli's own);
+* `recv.append(f(args))` of a variable holding a `def` whose calls replay (checked when
+  the plan is made: replay_plan.py, replay_defs.py), each argument a name or a number,
+  recv a variable holding a list: the call replayed as the loop's item, its value
+  appended;
 * `name.backward()` of a name such a statement made;
 * `i += 1` (`+=` / `-=` of an int literal), `total += name.item()` of a made name,
   and a `with torch.no_grad():` (or `no_grad`) block of in-place updates `w -=
@@ -56,6 +60,11 @@ _ARITH = frozenset({"+", "-", "*", "/", "**"})
 _ARITH_AT = _ARITH | {"@"}  # (and `@` when matmul declares itself pure)
 _COND_OPS = frozenset({"+", "-", "*", "%", "//"})
 _COMPARE = frozenset({"==", "!=", "<", ">", "<=", ">="})
+
+
+#: the statements a body must have one of to be replayed: an assignment, or the append
+#: of a call's value (`losses.append(train_step(model, batch))`)
+_REPLAYS = ("assign", "append_call")
 
 
 def _trees(node):
@@ -433,6 +442,9 @@ def _kind(node):
         got = _append(c)
         if got is not None:
             return "append", got  # losses.append(loss.item()), steps.append(i)
+        got = _append_call(c)
+        if got is not None:  # losses.append(train_step(model, batch))
+            return "append_call", got
         if (
             isinstance(c, Tree)
             and c.data == "call"
@@ -532,6 +544,32 @@ def _append(c):
     return recv.children[0].value, made
 
 
+def _append_call(c):
+    """(the list's name, the function's name) of `recv.append(f(args))`, each argument a
+    name or a number (a call of a `def` whose calls replay, checked when the plan is
+    made: replay_plan.py pairs the call's value with the append, replay_defs._Held),
+    recv a variable holding a list, else None."""
+    if not (
+        isinstance(c, Tree)
+        and c.data == "call"
+        and isinstance(c.children[0], Tree)
+        and c.children[0].data == "getattr"
+        and c.children[0].children[1].value == "append"
+    ):
+        return None
+    recv, args = c.children[0].children[0], _args(c)
+    if not (isinstance(recv, Tree) and recv.data == "name") or args is None or len(args) != 1:
+        return None
+    call = args[0]
+    fn = call.children[0] if isinstance(call, Tree) and call.data == "call" else None
+    got = _args(call) if fn is not None else None
+    if not (isinstance(fn, Tree) and fn.data == "name") or got is None:
+        return None
+    if not all(isinstance(a, Tree) and (a.data == "name" or _number(a)) for a in got):
+        return None
+    return recv.children[0].value, fn.children[0].value
+
+
 def _written(node):
     """The variables a statement binds or changes in place."""
     out = set()
@@ -575,7 +613,7 @@ def why_not(suite, is_def=False):
     for n in nodes:
         if _kind(n) is None:
             return "line %d: a statement a replayed body may not have" % pos(n)[0]
-    if not any(_kind(n)[0] == "assign" for n in nodes):
+    if not any(_kind(n)[0] in _REPLAYS for n in nodes):
         return "no assignment to replay"
     return "a name read before the body makes it, or a number the body changes read by an op"
 
@@ -596,7 +634,7 @@ def qualifies_def(suite) -> bool:
     replayed loop body's may be (`_kind`; `compile_def` checks the rest)."""
     nodes, _ = _def_statements(suite)
     kinds = [_kind(n) for n in nodes]
-    return bool(nodes) and None not in kinds and any(k[0] == "assign" for k in kinds)
+    return bool(nodes) and None not in kinds and any(k[0] in _REPLAYS for k in kinds)
 
 
 #: code of a `def` whose calls replay -> what its calls share (replay_defs._Held): a
@@ -664,7 +702,7 @@ def compile_def(comp, suite):
 def _compile(comp, nodes, target_names, cond):
     cond_names = names_in(cond) if cond is not None else set()
     kinds = [_kind(n) for n in nodes]
-    if not nodes or None in kinds or not any(k[0] == "assign" for k in kinds):
+    if not nodes or None in kinds or not any(k[0] in _REPLAYS for k in kinds):
         return None
     made = set()  # names made by replayed statements so far
     results = {k[1] for k in kinds if k[0] == "assign"}
@@ -692,6 +730,10 @@ def _compile(comp, nodes, target_names, cond):
                 return None
         elif kind == "guard":
             if names_in(what) & written:
+                return None
+        elif kind == "append_call":  # (no made name read: the call's arguments are
+            # checked before the iteration, as an assignment's variables are)
+            if what[0] in results or what[0] in written or reads & (results | counters):
                 return None
         elif kind == "append":
             recv, name = what
@@ -789,6 +831,10 @@ def _item(comp, n, kind_what, results, changed):
             reads(n, results),
             rt.binary_op(n.children[1].value[:-1], augmented=True),
         )
+    elif kind == "append_call":  # (the list's load, the variables the call reads, the
+        # call: _def_call's)
+        arg = _args(n.children[0])[0]
+        extra = (comp.load_name(what[0], n), reads(arg), _def_call(comp, arg))
     elif kind == "append":  # (the list's load, the argument's closure when it is no
         # made name's number, the variables it reads but made names)
         arg = _args(n.children[0])[0]

@@ -856,6 +856,14 @@ def _tensor(made, shadows, k, out, numbers):
     return t
 
 
+def _held(load, s):
+    """The value of a variable, None when it is unbound."""
+    try:
+        return load(s)
+    except Exception:
+        return None
+
+
 def _numbers(loads, s):
     """Whether each of these variables holds a number (an int, float or bool): a `while`
     condition of numbers and variables (loop_shapes._condition) then ran no code of the
@@ -940,6 +948,12 @@ def _noting(body, s, seen, drew):
                     seen[i] = _block_seen(what, extra, s)
                 elif kind in ("item", "append"):
                     seen[i] = read_all(extra[2], s)
+                elif kind == "append_call":  # (the call's variables, grad mode, the list)
+                    seen[i] = (
+                        read_all(extra[1], s),
+                        context.current.grad_enabled,
+                        _held(extra[0], s),
+                    )
                 elif kind != "guard":
                     seen[i] = read_all(extra, s)
                 r = closure(s)

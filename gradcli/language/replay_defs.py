@@ -141,6 +141,8 @@ class Call(NamedTuple):
     line: int
     fresh: bool  # an argument checked by its kind (a loop target's data tensor): the
     # call's scope made again each call
+    into: Any = None  # `recv.append(f(args))`: the list's load (the value appended to
+    # the list recv holds, name None), else None
 
 
 #: what a loop's replayed call gives when its value is bound later (_Held.looped)
@@ -200,18 +202,21 @@ class _Held:
         self.plain_python = None
 
     # -- calls of a replayed loop ----------------------------------------------------------
-    def item(self, body, at, read, items, checks, holders, swap):
+    def item(self, body, at, read, items, checks, holders, swap, into=None):
         """The loop plan's item of `name = f(args)` (replay_plan.py: a call of this
-        function, the loop body's item `at`), its checks added to `checks`: the function
-        and each argument an equal number or the same object, or a loop target's data
-        tensor of the same kind (replay_plan._swapped; what the parameters hold is
-        checked by the function's own plan: `in_loop`); Fail when the body calls it
-        twice (one run replays its calls)."""
+        function, the loop body's item `at`), or of `recv.append(f(args))` (`into`: the
+        list's load), its checks added to `checks`: the function and each argument an
+        equal number or the same object, or a loop target's data tensor of the same kind
+        (replay_plan._swapped; what the parameters hold is checked by the function's own
+        plan: `in_loop`); Fail when the body calls it twice (one run replays its calls)."""
         _, name, _, extra, line, _ = body.items[at]
+        loads, call = (extra[1], extra[2]) if into is not None else (extra[2], extra[6])
+        if into is not None:
+            name = None
         if any(it.kind == CALL and it.held is self for it in items):
-            raise Fail(f"`{extra[6][0]}` is called twice")
+            raise Fail(f"`{call[0]}` is called twice")
         mine = []
-        for n, load, changed, _ in extra[2]:
+        for n, load, changed, _ in loads:
             v = read[n]
             if type(v) in (int, float, bool) and not changed:
                 mine.append((n, (load, 1, v, type(v), negative_zero(v), None, None)))
@@ -226,7 +231,7 @@ class _Held:
             elif c[1] == 0:
                 c = (c[0], 2, c[2], None, None, None, None)
             checks.append((n, c))
-        return Call(CALL, self, name, read[extra[6][0]], extra[6][1], at, line, fresh)
+        return Call(CALL, self, name, read[call[0]], call[1], at, line, fresh, into)
 
     def in_loop(self, lrun, item):
         """A replayed loop's item `name = f(args)` (replay_plan.Call), run as the loop's
@@ -238,7 +243,7 @@ class _Held:
         the names it makes left pending as a loop's are: the value returned bound when
         the program can see it (`bind`, from replay.Run.materialize).  Anything else runs
         the loop's statement as compiled (a call of its own)."""
-        _, _, name, fn, args, at, line, fresh = item
+        _, _, name, fn, args, at, line, fresh, into = item
         run = self.run
         if (
             self.busy
@@ -277,6 +282,14 @@ class _Held:
             if name not in pending:  # (else bound with its names: `bind`)
                 self.scope = self.owner = None
             return lrun._compiled(at)
+        if into is not None:  # (`recv.append` is looked up before the call runs)
+            try:
+                got = into(s)
+            except Exception:
+                got = None
+            if type(got) is not list:  # (its error in its place)
+                self.scope = self.owner = None
+                return lrun._compiled(at)
         self.checked = plan
         self.loop = True
         try:
@@ -295,7 +308,13 @@ class _Held:
                 self.said = True
                 _say(fn.name, self.body.line, "calls replayed")
             if type(r) is _Took:  # (`return loss.item()`: the number, no name pending)
-                lrun.body.stores[name](s, r.value)
+                if into is not None:
+                    got.append(r.value)
+                else:
+                    lrun.body.stores[name](s, r.value)
+                return _GO
+            if into is not None:  # (the list holds the value: bound now)
+                got.append(self.bind(None))
                 return _GO
             first = name not in pending
             v = None if self.returns is None else run.pending[self.returns][2]
@@ -305,7 +324,11 @@ class _Held:
         else:
             self.checked = None
             self.scope = self.owner = None  # (a scope the statements as compiled ran in)
-            lrun.body.stores[name](s, r.value if type(r) is Return else None)
+            v = r.value if type(r) is Return else None
+            if into is not None:
+                got.append(v)
+            else:
+                lrun.body.stores[name](s, v)
         return _GO
 
     def looped(self, s):

@@ -26,7 +26,7 @@ from ..engine import replay as engine
 from ..engine.versions import OWN
 from .loop_shapes import called_def
 from .replay_through import THROUGH_GLOBALS
-from .replay_through import unsafe_globals
+from .replay_through import held as _held, unsafe_globals
 
 
 from .replay_records import AS_COMPILED, ASSIGN, BACKWARD, CALL, CHECK
@@ -93,9 +93,10 @@ def plan(body, seen, notes):
     swap = {}  # id of a loop target's data tensor -> (the tensor, its load)
     holders = _holders(body, seen)
     for i, (kind, what, closure, extra, line, col) in enumerate(body.items):
-        if kind == "assign" and (held := called_def(extra[6], seen[i][1])) is not None:
-            modes.add(seen[i][4])  # (its checks added by replay_defs._Held.item)
-            items.append(held.item(body, i, seen[i][1], items, checks, holders, swap))
+        if (called := _called(kind, what, extra, seen.get(i), checks)) is not None:
+            held, read, mode, into = called  # (its checks added by replay_defs._Held.item)
+            modes.add(mode)
+            items.append(held.item(body, i, read, items, checks, holders, swap, into))
         elif kind == "assign":
             (start, end), read, result, value, mode = seen[i]
             if read is None or start == end:
@@ -282,12 +283,35 @@ def _assign(x, it, items, views, fixed, frees, base, swap, step):
     )
 
 
+def _called(kind, what, extra, seen, checks):
+    """(what its calls share (replay_defs._Held), the values read, grad mode, the
+    list's load or None) of `name = f(args)` or `recv.append(f(args))` (the list's load
+    then, its check that it holds a list added to `checks`, as `recv.append(...)`'s)
+    of a `def` whose calls replay, None for any other statement; Fail for such an
+    append of another function or to another object than a list."""
+    if kind == "assign":
+        held = called_def(extra[6], seen[1])
+        return (held, seen[1], seen[4], None) if held is not None else None
+    if kind != "append_call":
+        return None
+    read, mode, got = seen
+    held = called_def(extra[2], read)
+    if held is None:
+        raise Fail(f"`{what[1]}` holds {_held(read and read.get(what[1]))}")
+    if type(got) is not list:
+        raise Fail(f"`{what[0]}` holds {_held(got)}")
+    checks.append((what[0], (extra[0], 3, (list,), None, None, None, None)))
+    return held, read, mode, extra[0]
+
+
 def _holders(body, seen):
     """id of each tensor the body's assignments read -> how many names hold it."""
     names: dict = {}
     for i, it in enumerate(body.items):
-        if it[0] == "assign" and i in seen and type(seen[i][1]) is dict:
-            for name, v in seen[i][1].items():
+        got = seen.get(i) if it[0] in ("assign", "append_call") else None
+        read = got[0 if it[0] == "append_call" else 1] if got is not None else None
+        if type(read) is dict:
+            for name, v in read.items():
                 if type(v) is Tensor:
                     names.setdefault(id(v), set()).add(name)
     return {k: len(v) for k, v in names.items()}
