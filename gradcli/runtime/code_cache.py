@@ -123,30 +123,34 @@ def _read(path):
     global _view
     try:
         with open(path, "rb") as f:
-            view = memoryview(mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ))
-    except (OSError, ValueError):  # none yet, or empty
+            try:
+                data: mmap.mmap | bytes = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            except (OSError, ValueError):  # empty, or where files cannot be mapped: read
+                data = f.read()
+    except OSError:  # none yet
         return {}
+    view = memoryview(data)
     try:
         size = int.from_bytes(view[:_HEAD], "little")
-        data = marshal.loads(view[_HEAD : _HEAD + size])
+        loaded = marshal.loads(view[_HEAD : _HEAD + size])
     except (ValueError, EOFError, TypeError):  # damaged
         return {}
     if not (
-        type(data) is tuple
-        and len(data) == 3
-        and data[:2] == (_FORMAT, _BASE)
-        and type(data[2]) is dict
+        type(loaded) is tuple
+        and len(loaded) == 3
+        and loaded[:2] == (_FORMAT, _BASE)
+        and type(loaded[2]) is dict
         and size > 0
     ):
         return {}
     code = view[_HEAD + size :]
     try:
-        if any(not 0 <= e[5][0] <= e[5][0] + e[5][1] <= len(code) for e in data[2].values()):
+        if any(not 0 <= e[5][0] <= e[5][0] + e[5][1] <= len(code) for e in loaded[2].values()):
             return {}  # (cut short)
     except (TypeError, IndexError):
         return {}
     _view = code
-    return data[2]
+    return loaded[2]
 
 
 def install():

@@ -109,6 +109,12 @@ def test_a_damaged_file_is_ignored(tree):
     assert (r.returncode, r.stdout, r.stderr) == (0, EXPECTED, "")
     assert len(cache_file(tree).read_bytes()) == len(data)
 
+    # empty (a file that cannot be mapped is read instead): ignored, and written again
+    cache_file(tree).write_bytes(b"")
+    r = run(tree, "eval", "-q", "-e", PROGRAM)
+    assert (r.returncode, r.stdout, r.stderr) == (0, EXPECTED, "")
+    assert "gradcli.cli" in entries(tree)
+
 
 def test_a_module_read_from_the_file_is_pythons_own(tree):
     """Its __file__, __cached__ and __spec__ as Python's import gives them."""
