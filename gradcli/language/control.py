@@ -32,7 +32,7 @@ from ..core.convert import type_name
 from ..runtime import context
 from . import runtime as rt
 from ..library.values import GradModeContext, program_object
-from ..library.stdlib import live
+from ..library.stdlib import live, plain_items
 from . import datamodel
 from .iteration import iterate, sample, step, tick
 from ..runtime.limits import SAMPLE
@@ -316,7 +316,7 @@ class Control:
 
         def loop(s, again):
             items = _items(it, s, line, col)
-            if type(items) not in (range, list):
+            if type(items) not in (range, list) and not plain_items(items):
                 again = b  # taken one at a time, by code that may be the program's own
             # a replayed body's run, told when an item bound to names `a, b` is not a
             # tuple (its unpacking may run the program's code: replay.Run.unsteady)

@@ -193,7 +193,7 @@ def _zip(bf, name, line, col):
             for a in args:
                 if type(a) not in _LISTED:
                     return SLOW
-            return LazyIterator(zip(*args), "zip object")
+            return LazyIterator(zip(*args), "zip object", True)
         return general(*args)
 
     return run

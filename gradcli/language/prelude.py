@@ -12,6 +12,7 @@ from ..core.convert import type_name
 from ..core.printing import show
 from ..core.tensor import Tensor
 from ..library.stdlib import DictView, LazyIterator, ListIterator, bounded_list, bounded_values
+from ..library.stdlib import plain_items
 from ..library.numpy_ns import NUMPY_VALUES
 from ..library.values import BuiltinFunction, program_object, python_protocol, truth
 from ..ops.registry import BUILTINS
@@ -89,7 +90,8 @@ def zip_(*iterables, strict=False):
         if len({len(v) for v in lists}) > 1:
             raise GradValueError(_unequal(list(map(len, lists))))
         return ListIterator(zip(*lists))
-    return LazyIterator(zip(*(iter(_each(x)) for x in iterables)), "zip object")
+    plain = all(plain_items(x) for x in iterables)
+    return LazyIterator(zip(*(iter(_each(x)) for x in iterables)), "zip object", plain)
 
 
 def _unequal(sizes):
@@ -105,7 +107,8 @@ def _unequal(sizes):
 
 
 def enumerate_(iterable, start=0):
-    return LazyIterator(enumerate(_each(iterable), start), "enumerate object")
+    plain = plain_items(iterable)
+    return LazyIterator(enumerate(_each(iterable), start), "enumerate object", plain)
 
 
 def map_(fn, /, *iterables):
@@ -212,7 +215,7 @@ def iter_(x, /):
     kind = "iterator object"
     if type(x) in (list, tuple, str, range, set, frozenset, dict):  # list_iterator ...
         kind = f"{type(iter(x)).__name__} object"
-    return LazyIterator(iter(_each(x)), kind)
+    return LazyIterator(iter(_each(x)), kind, plain_items(x))
 
 
 def next_(it, /, *default):

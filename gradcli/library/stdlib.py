@@ -21,6 +21,8 @@ from ..runtime.errors import (
 from ..runtime import context
 from ..runtime.limits import check_held, check_items, check_total
 from ..core.printing import show
+import numpy as np
+
 from ..core.tensor import Tensor
 from . import numpy_ns, typing_ns
 from .values import BuiltinFunction, Module
@@ -116,6 +118,16 @@ def live(items, line=None, col=None):
         yield v
 
 
+def plain_items(x):
+    """Whether taking the items of x one at a time runs none of the program's code: a
+    list, tuple, range, string, tensor or NumPy array, an iterator over values already
+    computed, or a plain LazyIterator (zip, enumerate, iter of such values)."""
+    t = type(x)
+    if t is LazyIterator:
+        return x.plain
+    return t in _PLAIN
+
+
 def _lazy_next(it):
     """it.__next__(), as next(it) does (its end the language's StopIteration)."""
     try:
@@ -129,12 +141,15 @@ class LazyIterator:
     filter, enumerate over a generator, a generator expression, itertools): an
     endless one is fine as long as its consumer stops (docs/language.md)."""
 
-    __slots__ = ("it", "kind")
+    __slots__ = ("it", "kind", "plain")
     language_lazy = True  # iteration.iterate hands it out as it is, unlisted
     language_methods = {"__next__": _lazy_next, "__iter__": lambda it: it}
 
-    def __init__(self, it, kind="iterator object"):
-        self.it, self.kind = it, kind
+    def __init__(self, it, kind="iterator object", plain=False):
+        # plain: its values come from lists, tuples, ranges, strings or tensors (zip,
+        # enumerate or iter of them, `plain_items`): taking one runs none of the
+        # program's code (a loop over it may be replayed: control.py)
+        self.it, self.kind, self.plain = it, kind, plain
 
     def __iter__(self):
         return self
@@ -148,6 +163,9 @@ class LazyIterator:
 
     def __repr__(self):
         return f"<{self.kind}>"
+
+
+_PLAIN = frozenset({list, tuple, range, str, Tensor, np.ndarray, ListIterator})
 
 
 # ---------------------------------------------------------------- math

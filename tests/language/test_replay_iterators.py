@@ -1,0 +1,123 @@
+"""A loop over zip, enumerate or iter of lists, tuples, ranges or tensors (their items
+taken by gradcli's own code, library/stdlib.plain_items) replays as a loop over a list
+does; over a generator or map (the program's code runs as each item is taken) it runs
+as compiled.  Each program prints the same with and without replay (`--no-replay`);
+the ones that should replay are counted."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import replay_both, replayed_iterations
+
+_HEAD = """torch.manual_seed(0)
+X = torch.randn(48, 3)
+Y = torch.randn(48, 1)
+w = torch.zeros(3, 1, requires_grad=True)
+"""
+_STEP = """        loss = ((xb @ w - yb) ** 2).mean()
+        loss.backward()
+        with torch.no_grad():
+            w -= 0.1 * w.grad
+            w.grad.zero_()
+"""
+
+PROGRAMS = {
+    # zip of two tuples of tensors (torch.split), an inner loop run once per epoch
+    "zip_split": _HEAD
+    + "for epoch in range(6):\n    for xb, yb in zip(torch.split(X, 8), torch.split(Y, 8)):\n"
+    + _STEP
+    + "    print(epoch, loss.item())\nprint(w)\n",
+    # enumerate of a list of pairs, the index used in the body
+    "enumerate_pairs": _HEAD
+    + "batches = list(zip(X.split(6), Y.split(6)))\nfor epoch in range(4):\n"
+    + "    for i, (xb, yb) in enumerate(batches):\n"
+    + _STEP.replace("0.1 * w.grad", "(0.1 / (i + 1)) * w.grad")
+    + "    print(epoch, i, loss.item())\nprint(w)\n",
+    # enumerate of the rows of a tensor, with a start
+    "enumerate_rows": """torch.manual_seed(1)
+X = torch.randn(30, 4)
+w = torch.randn(4, requires_grad=True)
+for k, row in enumerate(X, 1):
+    y = (row * w).tanh().sum()
+    y.backward()
+print(w.grad, k, y)
+""",
+    # zip(strict=True) and iter() of a list
+    "strict_and_iter": _HEAD
+    + "xs, ys = list(X.split(12)), list(Y.split(12))\nfor epoch in range(5):\n"
+    + "    for xb, yb in zip(xs, ys, strict=True):\n"
+    + _STEP
+    + "    for xb, yb in zip(iter(xs), ys):\n"
+    + _STEP
+    + "    print(epoch, loss.item())\nprint(w)\n",
+    # a generator's code runs as each item is taken: it changes what the body reads
+    "generator_runs_code": _HEAD
+    + """lr = 0.1
+def batches():
+    global lr
+    for xb, yb in zip(X.split(8), Y.split(8)):
+        lr = lr * 0.5
+        yield xb, yb
+for epoch in range(4):
+    for (xb, yb), k in zip(batches(), range(100)):
+        loss = ((xb @ w - yb) ** 2).mean()
+        loss.backward()
+        with torch.no_grad():
+            w -= lr * w.grad
+            w.grad.zero_()
+    print(epoch, lr, loss.item())
+print(w)
+""",
+    # map calls the program's function for each item
+    "map_runs_code": _HEAD
+    + """seen = []
+def scaled(t):
+    seen.append(t.shape[0])
+    return t * len(seen)
+for epoch in range(3):
+    for xb, yb in zip(map(scaled, X.split(8)), Y.split(8)):
+        loss = ((xb @ w - yb) ** 2).mean()
+        loss.backward()
+        with torch.no_grad():
+            w -= 0.001 * w.grad
+            w.grad.zero_()
+    print(epoch, loss.item(), len(seen))
+print(w)
+""",
+    # a list the loop zips over grows in the body: zip sees the new items
+    "list_grows": """w = torch.tensor([1.0, 2.0], requires_grad=True)
+xs = [torch.tensor([0.5, 0.25])]
+for x, k in zip(xs, range(6)):
+    y = (x * w).sum()
+    y.backward()
+    xs.append(x * 0.5)
+print(len(xs), w.grad)
+""",
+}
+
+#: iterations replayed, at least
+REPLAYED = {
+    "zip_split": 30,
+    "enumerate_pairs": 20,
+    "enumerate_rows": 20,
+    "strict_and_iter": 30,
+}
+
+
+@pytest.mark.parametrize("name", list(PROGRAMS))
+def test_loops_over_iterators_print_what_compiled_loops_print(name):
+    for flags in ((), ("--dtype", "float32")):
+        on, off = replay_both(PROGRAMS[name], *flags)
+        assert (on.stdout, on.stderr, on.returncode) == (off.stdout, off.stderr, off.returncode)
+        assert off.returncode == 0, off.stderr
+
+
+@pytest.mark.parametrize("name,least", list(REPLAYED.items()))
+def test_loops_over_plain_iterators_are_replayed(name, least, monkeypatch):
+    assert replayed_iterations(monkeypatch, PROGRAMS[name]) >= least
+
+
+@pytest.mark.parametrize("name", ["generator_runs_code", "map_runs_code"])
+def test_loops_over_the_programs_code_are_not_replayed(name, monkeypatch):
+    assert replayed_iterations(monkeypatch, PROGRAMS[name]) == 0
