@@ -11,13 +11,15 @@ from ..core.printing import show, show_str
 from ..core.tensor import Tensor
 from ..runtime.errors import GradError, GradTypeError
 from ..library.values import python_protocol
-from ..library.values import METHODS
+from ..library.values import METHODS, BoundMethod
+from ..library.values import Module as Namespace
+from ..library.numpy_ns import NUMPY_VALUES
 from ..library.nn.module import Module
 from . import runtime as rt
 from .arity import MethodName
 from .callsites import _other_method
 from .calls import backward_hint
-from .classes import NAMES, direct_name, is_user_class, plain_class_attr, plain_lookup
+from .classes import NAMES, USER, direct_name, is_user_class, plain_class_attr, plain_lookup
 from . import bitwise
 from .datamodel import _DUNDER, BINARY, NO, _sign, refused
 from .fast_support import framed as in_frames
@@ -34,13 +36,58 @@ def attr_reader(attr):
     return read
 
 
+_LIBRARY: dict = {}  # type -> library_object(type)
+#: the types _LIBRARY keeps, at most (then forgotten: a program may make classes in a loop)
+_LIBRARY_KINDS = 256
+
+
+def library_object(t):
+    """Whether `o.name` of an object o of t, for a name not a special method's, is
+    runtime.get_attr's `classes.instance_attr` of a library class (no class of the
+    program in its MRO): o's own variable first (a custom Function's `ctx.lo`), then
+    its class's allowlist; and `o.name = v` is set_instance_attr's, o's own variable
+    set (no `language_setattr`), when t has `language_methods` and o a `__dict__`."""
+    kind = _LIBRARY.get(t)
+    if kind is None:
+        if len(_LIBRARY) > _LIBRARY_KINDS:
+            _LIBRARY.clear()
+        kind = _LIBRARY[t] = (
+            not issubclass(t, (Tensor, Namespace, GradError, type, *NUMPY_VALUES))
+            and not any(c.__dict__.get(USER) for c in t.__mro__)
+            and any(
+                hasattr(t, hook)
+                for hook in (
+                    "language_attrs",
+                    "language_getattr",
+                    "language_subclassable",
+                    "language_setattr",
+                    "language_methods",
+                )
+            )
+        )
+    return kind
+
+
 def attr_writer(attr):
     """`o.attr = v` for what the generated guard leaves out, as statements.py's
-    `store_attr` does it."""
+    `store_attr` does it (an object of a library class that keeps the program's
+    variables, library_object: its own variable set here)."""
     plain = direct_name(attr)
     store = rt.store_attr
 
     def write(o, v):
+        t = type(o)
+        if (
+            plain
+            and t is not Tensor
+            and library_object(t)
+            and getattr(t, "language_setattr", None) is None
+            and hasattr(t, "language_methods")
+        ):
+            d = getattr(o, "__dict__", None)
+            if d is not None:
+                d[attr] = v
+                return
         store(o, attr, plain, v)
 
     return write
@@ -48,13 +95,16 @@ def attr_writer(attr):
 
 def method_caller(attr, line, col):
     """`o.attr(*a)` as callsites.method_site's closures call it, for what the
-    generated guard leaves out."""
+    generated guard leaves out (a method of a library class's allowlist called as
+    its BoundMethod would be, when the object has no variable of that name)."""
     other = _other_method(attr, line, col, {})
     mattr = MethodName(attr)
     get = METHODS.get
+    plain = direct_name(attr)
 
     def run(o, a):
-        if type(o) is Tensor:
+        t = type(o)
+        if t is Tensor:
             m = get(attr)
             if m is not None:
                 args = (o, *a)
@@ -64,6 +114,22 @@ def method_caller(attr, line, col):
                     return m(*args)
                 except Exception as e:
                     return call_failed(e, m, args, {}, mattr, line, col, {})
+        elif plain and library_object(t):
+            d = getattr(o, "__dict__", None)
+            attrs = getattr(t, "language_attrs", None)
+            methods = getattr(t, "language_methods", None)
+            if (
+                d is not None
+                and attr not in d
+                and not (attrs and attr in attrs)
+                and methods
+                and attr in methods
+            ):
+                m = methods[attr]
+                try:
+                    return m(o, *a)
+                except Exception as e:
+                    return call_failed(e, BoundMethod(o, attr, m), list(a), {}, attr, line, col, {})
         return other(o, list(a))
 
     return run
@@ -257,6 +323,10 @@ def framed_reader(attr):
         t = type(o)
         if t is Tensor:
             return read(o)
+        if direct and library_object(t):  # its own variable: no code of the program runs
+            d = getattr(o, "__dict__", None)
+            if d is not None and attr in d:
+                return d[attr]
         if direct:
             kind = kinds.get(t)
             if kind is None:

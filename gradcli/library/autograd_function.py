@@ -60,11 +60,11 @@ class FunctionCtx:
         self._clear_on_access, self._accessed, self._reader = False, set(), None
 
     def save_for_backward(self, *tensors):
-        for t in tensors:
+        for i, t in enumerate(tensors):  # (not tensors.index(t): == of tensors is a tensor)
             if t is not None and not isinstance(t, Tensor):
                 raise GradRuntimeError(
                     "save_for_backward can only save variables, but argument "
-                    f"{tensors.index(t)} is of type {type(t).__name__}",
+                    f"{i} is of type {type(t).__name__}",
                     type_name="TypeError",
                 )
         self.to_save = tensors

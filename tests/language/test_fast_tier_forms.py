@@ -371,6 +371,43 @@ _BITWISE = (
     "m, n = torch.tensor([True, False]), torch.tensor([True, True])\n"
     "print(g(m, n), h({1, 2}, {2, 3}), g(B(1), B(2))[0].v, g(B(1), B(2))[1].v)\n"
 )
+# a library object's own variables and allowlisted methods in a fast function: a custom
+# Function's ctx (attributes set in forward, read in backward, save_for_backward,
+# saved_tensors, needs_input_grad), an nn.Linear's variable and parameter, their errors
+_CTX = (
+    "import torch.nn as nn\n"
+    "class Clip(torch.autograd.Function):\n"
+    "    @staticmethod\n"
+    "    def forward(ctx, x, lo):\n"
+    "        ctx.save_for_backward(x)\n"
+    "        ctx.lo, ctx.n = lo, 0\n"
+    "        ctx.n = ctx.n + 1\n"
+    "        return x.clamp(min=lo)\n"
+    "    @staticmethod\n"
+    "    def backward(ctx, g):\n"
+    "        (x,) = ctx.saved_tensors\n"
+    "        return g * (x > ctx.lo), None\n"
+    "def step(x, lo):\n"
+    "    y = Clip.apply(x, lo)\n"
+    "    y.sum().backward()\n"
+    "    return y\n"
+    "def attrs(m):\n"
+    "    m.tag = 'lin'\n"
+    "    return m.tag, m.in_features, m.weight.shape\n"
+    "x = torch.tensor([-1.0, 0.5, 2.0], requires_grad=True)\n"
+    "print(step(x, 0.0), x.grad, attrs(nn.Linear(2, 3)))\n"
+)
+FORMS["library_object_attrs"] = _CTX
+FORMS["library_object_bad_save"] = _CTX.replace(
+    "ctx.save_for_backward(x)", "ctx.save_for_backward(x, 2.5)"
+)
+FORMS["library_object_missing_attr"] = _CTX.replace("ctx.lo), None", "ctx.hi), None")
+FORMS["library_object_missing_method"] = _CTX.replace(
+    "ctx.save_for_backward(x)", "ctx.save_for_backwards(x)"
+)
+FORMS["library_object_wrong_arity"] = _CTX.replace(
+    "ctx.n = ctx.n + 1", "ctx.set_materialize_grads(True, 1)"
+)
 FORMS["bitwise"] = _BITWISE
 FORMS["bitwise_bad_operands"] = _BITWISE + "print(g(1.5, 2))\n"
 FORMS["bitwise_bad_invert"] = _BITWISE + "print(f(1.5, 1, 1))\n"
@@ -425,6 +462,21 @@ def test_forms_are_compiled():
     assert r.error is None
     for name in ("f", "h"):
         assert r.session.scope.vars[name].fast is not None, name
+
+
+def test_library_object_functions_are_compiled():
+    r = both(FORMS["library_object_bad_save"])
+    assert (
+        "TypeError: save_for_backward can only save variables, but argument 1 is of type float"
+        in r.stderr
+    )
+    r = Run(FORMS["library_object_attrs"])
+    assert r.error is None
+    for name in ("step", "attrs"):
+        assert r.session.scope.vars[name].fast is not None, name
+    clip = r.session.scope.vars["Clip"]
+    for name in ("forward", "backward"):
+        assert clip.__dict__[name].__func__.fast is not None, name
 
 
 def test_bitwise_functions_are_compiled():
