@@ -18,6 +18,7 @@ from ..engine.function import Function
 from ..runtime.errors import GradIndexError, GradRuntimeError, GradTypeError, ShapeError
 from .registry import FUNCTIONS, Arg, Parser, register
 from .tensor_args import _pytype
+from .index_errors import check_index_tensors
 
 
 def _shape(s):
@@ -95,8 +96,11 @@ def _key(x, indices):
         arrays.append(a)
     shape = x.data.shape
     dim = 0
+    entries: list = []  # (the index tensors, (indices, size) each: `out_of_bounds`)
+    bounds = False
     for k in key:
         if isinstance(k, np.ndarray) and k.dtype.kind == "b":
+            entries.append((k, shape[dim : dim + k.ndim]))
             dim += k.ndim
             continue
         if dim >= len(shape):
@@ -104,13 +108,11 @@ def _key(x, indices):
                 f"too many indices for tensor of dimension {len(shape)} (got {len(key)})"
             )
         if isinstance(k, np.ndarray):
-            bad = (k >= shape[dim]) | (k < -shape[dim])
-            if bad.any():
-                raise GradIndexError(
-                    f"index {int(k[bad].reshape(-1)[0])} is out of bounds for dimension "
-                    f"{dim} with size {shape[dim]}"
-                )
+            n = shape[dim]
+            entries.append((k, n))
+            bounds = bounds or bool(k.size and (k.max() >= n or k.min() < -n))
         dim += 1
+    check_index_tensors(entries, bounds)
     return tuple(key), tuple(arrays)
 
 

@@ -16,7 +16,7 @@ from ..runtime.errors import GradIndexError, GradRuntimeError, GradTypeError
 from ..runtime.limits import check_alloc
 from ..core.tensor import Tensor
 from .registry import Arg, internal, register, tensor_f
-from .index_errors import ZERO_DIM_INT, check_mask
+from .index_errors import ZERO_DIM_INT, check_index_tensors, check_mask
 from .dims import norm_dims
 from .index_saved import EXTRA as INDEX_SAVED
 from .bool_keys import ScalarBoolKey, split_bool_key
@@ -84,6 +84,8 @@ def _norm_key(key, shape, get=False):
     dim = 0
     name = "SliceBackward0" if single_slice else "AliasBackward0"
     advanced = False
+    bounds = False  # (an index tensor's index out of bounds: `out_of_bounds`)
+    entries: list = []  # (the index tensors, (indices, size) each)
     n_real = sum(
         1
         for k in key
@@ -148,19 +150,21 @@ def _norm_key(key, shape, get=False):
             else:
                 hi, lo = 0, 0
             if hi >= n or lo < -n:
-                bad = hi if hi >= n else lo
                 if n == 0:  # (ATen's index kernel checks an empty dim before any index)
                     raise GradIndexError("index is out of bounds for dimension with size 0")
-                raise GradIndexError(
-                    f"index {bad} is out of bounds for dimension {dim} with size {n}"
-                )
+                bounds = True
             if arr.dtype.kind == "b" and arr.ndim:
                 check_mask(arr.shape, shape, dim, n_real + arr.ndim - 1, key, pos)
+                entries.append((arr, shape[dim : dim + arr.ndim]))
+            else:
+                entries.append((arr, n))
             out.append(arr)
             advanced = True
             if arr.dtype.kind == "b":
                 dim += arr.ndim - 1
         dim += 1
+    if entries:  # (checked after the key's other errors, as ATen does)
+        check_index_tensors(entries, bounds)
     if advanced:
         name = "IndexBackward0"
     return tuple(out), name, advanced

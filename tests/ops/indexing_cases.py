@@ -572,4 +572,33 @@ y.sum().backward()
 x.grad
 """,
     ),
+    # ------------------------------------------ advanced indices: ATen's order and words
+    *_errors(
+        """a = torch.zeros(4, 6, 5, 7)
+m = torch.tensor([[True, False, True, False, True, False]] * 4)
+""",
+        [
+            ("advanced/err_second_dim", "a[:, torch.tensor([0, 6, -7])]"),
+            ("advanced/err_last_dim", "a[..., torch.tensor([9])]"),
+            ("advanced/err_after_int", "a[1, :, torch.tensor([9])]"),
+            ("advanced/err_after_none", "a[None, :, torch.tensor([7])]"),
+            ("advanced/err_two_apart", "a[torch.tensor([0]), :, torch.tensor([9])]"),
+            ("advanced/err_first_met", "a[torch.tensor([-7, 9])]"),
+            (
+                "advanced/err_broadcast_order",
+                "a[:, :, torch.tensor([[1], [9]]), torch.tensor([0, 8])]",
+            ),
+            ("advanced/err_after_mask", "a[m, torch.tensor([7, 0, 1, 2, 3, 4, 0, 0, 0, 0, 0, 0])]"),
+            ("advanced/err_shapes", "a[torch.tensor([0, 9]), torch.tensor([0, 1, 2])]"),
+            ("advanced/err_shapes_mask", "a[m, torch.tensor([1, 2])]"),
+            ("advanced/err_shapes_2d", "a[torch.tensor([[0, 1]]), :, torch.tensor([0, 1, 2])]"),
+            ("advanced/err_put_second_dim", "a[:, torch.tensor([6])] = 1.0"),
+            ("advanced/err_put_order", "a[:, :, torch.tensor([1, 9]), torch.tensor([8, 0])] = 1.0"),
+            ("advanced/err_put_shapes", "a[torch.tensor([0, 1]), torch.tensor([0, 1, 2])] = 1.0"),
+            (
+                "advanced/err_index_put",
+                "a.index_put_((torch.tensor([0]), torch.tensor([9])), torch.tensor(1.0))",
+            ),
+        ],
+    ),
 ]
