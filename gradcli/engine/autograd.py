@@ -23,6 +23,7 @@ from .hooks import begin_pass, end_pass, noted, run_hooks, run_node_post, run_no
 from ..runtime import context
 from . import kept, modes, observe, schedule, versions, zero_grads
 from .zero_grads import EfficientZeros, is_zeros, spread
+from .piece_grads import PieceGrad, gather
 from .function import _OUT, FUNCTIONS, TensorF, Function
 from .vjp_arrays import ArrayF, sum_to
 from .passes import (
@@ -566,6 +567,8 @@ def _pass(retain_graph, flow, touched, queue=None, plan=None, general=None):  # 
     create_graph, capture, results, unpack, visit_all, F, needed = m.parts
     vstate = versions.state
     through = later = False
+    # (the common case: the pieces of split/chunk/unbind gathered, engine/piece_grads.py)
+    gathered: dict | None = {} if general is None else None
     if queue is None:  # a plan: the gradients waiting and their nodes, by position
         node, g, steps = plan
         waiting, nodes = [None] * len(steps), [None] * len(steps)
@@ -588,6 +591,8 @@ def _pass(retain_graph, flow, touched, queue=None, plan=None, general=None):  # 
                 node = nodes[k]
             elif node is None:  # (the queue has no node left)
                 break
+            if type(g) is PieceGrad:  # (the pieces' array: a plain one from here on)
+                g = g.view(np.ndarray)
             if frec is not None:
                 node.fpass = fno
                 frec[id(node)] = g if g.size <= small else g.shape
@@ -611,6 +616,8 @@ def _pass(retain_graph, flow, touched, queue=None, plan=None, general=None):  # 
                     node.saved = node.saved_src = None
             elif saved is None:
                 raise GradRuntimeError(SECOND_BACKWARD)
+            elif node.cut_piece and gathered is not None and node.watch is None:
+                in_grads = gather(node, g, gathered)
             else:
                 in_grads = node.backward(g, F)
                 # (what PyTorch keeps outside the saved values, freed with them)

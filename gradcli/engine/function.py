@@ -69,6 +69,10 @@ class Function:
     zeros_through: Any = True
     sums_as_is = False  # backward returns F.sum_to's / F.sum_scaled's results untouched
     #                     (schedule.py may defer them)
+    # a piece of split/chunk/unbind: backward is `F.pad_into(g, self.shape, self.key)`, the
+    # key full slices then an int or a slice of step 1; the backward loop gathers the
+    # pieces of one input into one array instead (engine/piece_grads.py)
+    cut_piece = False
 
     def save(self, *arrays):
         self.saved = arrays

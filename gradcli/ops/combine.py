@@ -341,7 +341,7 @@ def split(x, split_size_or_sections, dim=0):
         name = "SplitBackward0"
     check_objects(len(sizes), "splitting this tensor", 300)
     given = (dim, tuple(sizes) if isinstance(s, (list, tuple)) else size)
-    return _pieces(x, axis, sizes, _node_class(name), given, range(len(sizes)))
+    return _pieces(x, axis, sizes, _node_class(name, True), given, range(len(sizes)))
 
 
 def _pieces(x, axis, sizes, cls, given, which):
@@ -363,7 +363,9 @@ def chunk_pieces(x, chunks, dim, which):
     cell's step), the others are not made.  Its chunks divide x's size evenly."""
     axis = dim % x.data.ndim
     size = int(x.data.shape[axis]) // chunks
-    return _pieces(x, axis, [size] * chunks, _node_class("SplitBackward0"), (dim, size), which)
+    return _pieces(
+        x, axis, [size] * chunks, _node_class("SplitBackward0", True), (dim, size), which
+    )
 
 
 @register(

@@ -58,14 +58,18 @@ class _IndexNode(Function):
     jvp = linear
 
 
-def _node_class(name):
-    cls = _NODE_CLASSES.get(name)
+def _node_class(name, piece=False):
+    """The node class of `name`; `piece`: for the pieces split, chunk and unbind make (a
+    key of full slices then an index or a slice of step 1: their gradients are gathered
+    into one array, engine/piece_grads.py, as PyTorch's one node for all pieces)."""
+    cls = _NODE_CLASSES.get((name, piece))
     if cls is None:
         # (IndexBackward0 holds its indices: a second backward fails, as in PyTorch)
         attrs = {"__slots__": (), "name": name, "holds_saved": name == "IndexBackward0"}
+        attrs["cut_piece"] = piece
         if name in INDEX_SAVED:  # (their _saved_* as PyTorch's, from the key)
             attrs.update(saved_names=(), saved_extra=INDEX_SAVED[name])
-        cls = _NODE_CLASSES[name] = type(name, (_IndexNode,), attrs)
+        cls = _NODE_CLASSES[(name, piece)] = type(name, (_IndexNode,), attrs)
     return cls
 
 
@@ -286,7 +290,7 @@ def unbind(x, dim=0):
         raise GradIndexError("Dimension specified as 0 but tensor has no dimensions")
     (axis,) = norm_dims(dim, nd)
     check_objects(x.data.shape[axis], "unbinding this tensor", 300)
-    cls = _node_class("UnbindBackward0")
+    cls = _node_class("UnbindBackward0", True)
     lead = (slice(None),) * axis
     given = (dim, None)
     return tuple(

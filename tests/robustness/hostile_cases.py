@@ -215,4 +215,38 @@ y = torch.nn.functional.max_pool2d(x, (3, 2), stride=(2, 1), dilation=(1, 2))
 print(x.grad[0].sum(dim=(1, 2)).tolist(), x.grad[2, 1, 4].tolist())
 """,
     ),
+    (
+        "split_pieces_gradients_as_one_node",
+        """
+# PyTorch's split/chunk/unbind is one node: the pieces' gradients are written into one
+# zero array (-0.0 stays), whatever order the pieces' consumers run in
+w = torch.zeros(4, requires_grad=True)
+v0, v1 = (w * 1).chunk(2)
+((v0 * -0.0).sum() + (v1 * -0.0).sum()).backward()
+print(w.grad)
+x = torch.arange(12.0, requires_grad=True)
+h = x * 1.5
+a, b, c = h.split([5, 3, 4])
+rows = h.reshape(3, 4).unbind(0)
+parts = torch.chunk(h, 4)
+y = (a * a).sum() + rows[2].sum() * 3 + (parts[1] * c[:3]).sum() + h.sum() * -0.0
+y = y + (rows[0][1:] * parts[3]).sum() + (b.exp() * 1e-3).sum()
+y.backward(retain_graph=True)
+print(x.grad)
+x.grad = None
+(c.sum() + rows[1].sum()).backward(retain_graph=True)
+print(x.grad)
+seen = []
+rows[1].register_hook(lambda g: seen.append(g.sum().item()))
+x.grad = None
+(a.sum() * 2 + b.sum() + rows[1].sum()).backward(retain_graph=True)
+print(x.grad, seen)
+print(torch.autograd.grad(c.sum() * 3 + a.sum(), x, retain_graph=True))
+print(torch.autograd.grad((b * b).sum(), b, create_graph=True))
+u = torch.tensor([[1.0, -2.0], [3.0, 4.0]], requires_grad=True)
+p, q = u.unbind(1)
+(p * q).sum().backward()
+print(u.grad)
+""",
+    ),
 ]
