@@ -53,19 +53,45 @@ def laid_out(out, operands):
     """`out` (the kernel's values, C-contiguous) in the memory order TensorIterator gives
     its output: the dims ordered by the operands' strides (reorder_dimensions), so that an
     element-wise op of a transposed tensor is transposed too, as ATen allocates it; `out`
-    itself when that order is C's or every operand is C-contiguous."""
+    itself when that order is C's or every operand is C-contiguous.  The order found is
+    kept for the operands' shapes, strides and item sizes (`_LAYOUTS`: a loop's gates are
+    the same slices every step)."""
     if out.ndim < 2:
         return out
-    arrays = [np.broadcast_to(a, out.shape) for a in operands if type(a) is np.ndarray and a.ndim]
-    if all(a.flags.c_contiguous for a in arrays):
+    shape = out.shape  # (an operand of that shape as it is: broadcast_to costs microseconds)
+    arrays = [
+        a if a.shape == shape else np.broadcast_to(a, shape)
+        for a in operands
+        if type(a) is np.ndarray and a.ndim
+    ]
+    key = (shape, *[(a.strides, a.itemsize) for a in arrays])
+    outer = _LAYOUTS.get(key)
+    if outer is None:
+        outer = _outer_order(arrays, out.ndim)
+        if len(_LAYOUTS) >= 64:
+            _LAYOUTS.clear()
+        _LAYOUTS[key] = outer
+    if outer is True:  # every operand C-contiguous
         return out
-    perm = _order(arrays)  # innermost first
-    if perm == list(range(out.ndim - 1, -1, -1)):
+    if outer is False:  # C's order
         return out if out.flags.c_contiguous else np.ascontiguousarray(out)
-    outer = perm[::-1]
     res = np.empty([out.shape[d] for d in outer], out.dtype).transpose(np.argsort(outer))
     res[...] = out
     return res
+
+
+#: laid_out's order for (shape, (strides, item size) of each operand): True (all C-contiguous:
+#: out as it is), False (C's order) or the dims outermost first
+_LAYOUTS: dict = {}
+
+
+def _outer_order(arrays, ndim):
+    if all(a.flags.c_contiguous for a in arrays):
+        return True
+    perm = _order(arrays)  # innermost first
+    if perm == list(range(ndim - 1, -1, -1)):
+        return False
+    return tuple(perm[::-1])
 
 
 def binary_laid_out(out, a, b):
