@@ -55,7 +55,7 @@ from sys import getrefcount
 from ..runtime import context
 from ..core.tensor import Tensor
 from ..engine import replay as engine
-from ..library.nn.module import replay_same
+from ..library.nn.module import Module, replay_same, replay_state
 from ..library.optim import replay_groups_same
 from .loop_shapes import REPORT, augmented, bound_names, compile_body, names_in, report, why_not
 
@@ -66,7 +66,7 @@ from .replay_checks import Fail, negative_zero, read_all
 from .replay_steps import backward_item, run_updates
 from .replay_records import AS_COMPILED, ASSIGN, BACKWARD, CHECK, CLEAR_GRAD, ITEM, NO_GRAD, STEP
 from .replay_records import APPEND, ARRAY_STEP, CALL, EACH, ZERO_GRAD
-from .replay_plan import plan as make_plan
+from .replay_plan import MODULE_STATES, plan as make_plan
 from .replay_draws import DRAWS, queued
 from .replay_keyed import drawn_iteration, grow, keyed, rest
 
@@ -915,6 +915,19 @@ def _check(checks, s):
     return True
 
 
+def _states(read):
+    """(module, Module.replay_state's state and the values it holds, so no identity is
+    reused meanwhile) of each module among a statement's values that holds a module
+    whose forward's ops depend on its `training` flag (Module.replay_training)."""
+    out = []
+    for v in read.values():
+        if isinstance(v, Module):
+            state, held, _ = replay_state(v)
+            if any(type(m).replay_training for m in (v, *held) if isinstance(m, Module)):
+                out.append((v, state, held))
+    return tuple(out)
+
+
 def _noting(body, s, seen, drew):
     """The body run as compiled, the engine noting its ops (`_record`): (its signal,
     the notes, the draws made before its first statement that is neither an
@@ -927,6 +940,8 @@ def _noting(body, s, seen, drew):
             at = len(drew)
             if kind == "assign":
                 read = read_all(extra[2], s)
+                if read is not None:  # (the modules' state as the statement reads them)
+                    read[MODULE_STATES] = _states(read)
                 start = len(rec.notes)
                 r = closure(s)
                 out = extra[1](s)

@@ -24,6 +24,7 @@ from ..runtime import context
 from ..core.tensor import Tensor
 from ..engine import replay as engine
 from ..engine.versions import OWN
+from ..library.nn.module import replay_same
 from .loop_shapes import called_def
 from .replay_through import THROUGH_GLOBALS
 from .replay_through import held as _held, unsafe_globals
@@ -35,6 +36,13 @@ from .replay_records import GUARD, Guard, NotedStep, Step, plain
 from .replay_steps import taking
 from .replay_checks import Fail, checks_of, compiled_call, keeps, kinds, namespaces, once
 from .replay_updates import block_item, bookkeeping_item, zero_grad
+
+
+#: the key of a noted assignment's `read` under which replay._noting notes the state of
+#: each module it reads (Module.replay_state) as it reads it: the plan checks the state
+#: the iteration ended with, which must be that one (a module put in eval() after a
+#: statement ran it in training would be replayed in training)
+MODULE_STATES = ("", "modules")
 
 
 class Plan:
@@ -102,7 +110,7 @@ def plan(body, seen, notes):
             if read is None or start == end:
                 raise Fail(f"`{what} = ...` applied no op")
             modes.add(mode)
-            checks.extend(_swapped(checks_of(extra[2], read), body.swaps, holders, read, swap))
+            checks.extend(_read_checks(extra[2], read, body.swaps, holders, swap))
             through.update(read.get(THROUGH_GLOBALS, ()))  # (function_checks)
             namespaces(extra[4], read)
             known = _numbers(extra[3], read)
@@ -304,6 +312,15 @@ def _called(kind, what, extra, seen, checks):
     return held, read, mode, extra[0]
 
 
+def _read_checks(loads, read, swaps, holders, swap):
+    """The checks of an assignment's variables (checks_of, `_swapped`); Fail when a
+    module it reads is not, at the iteration's end, in the state the statement found it
+    in (MODULE_STATES: a `model.eval()` after it)."""
+    if any(not replay_same(st) for _, st, _ in read.pop(MODULE_STATES, ())):
+        raise Fail("a module's state changed after a statement read it (its eval(), train())")
+    return _swapped(checks_of(loads, read), swaps, holders, read, swap)
+
+
 def _holders(body, seen):
     """id of each tensor the body's assignments read -> how many names hold it."""
     names: dict = {}
@@ -366,7 +383,9 @@ def _invariant(items, ops, frees, swap):
     only when a variable's tensor they read holds another array or other bytes,
     replay._unchanged): no node, and every argument a constant, a variable's tensor
     (of at most HOIST_BYTES) or another such op's value.  (The ops replayed are the
-    loop_shapes' pure ones: their values depend on their arguments' alone.)  Only in
+    loop_shapes' pure ones: their values depend on their arguments' alone, but for an
+    op whose class declares `draws`, whose value is the generator's next draws:
+    Dropout's noise, ops/nn.py `_Noise`, made in its place every iteration.)  Only in
     the assignments before the body's first other statement: a backward or a no_grad
     block may change in place what a statement after it reads."""
     big = {f for f, t in enumerate(frees) if t.data.nbytes > HOIST_BYTES or id(t) in swap}
@@ -375,9 +394,13 @@ def _invariant(items, ops, frees, swap):
         if type(it) is not Noted:
             break
         for s in it.steps:
-            if ops[s.j][1] is None and all(
-                i in fixed if kind == "op" else kind != "free" or i not in big
-                for kind, i in s.argidx
+            if (
+                ops[s.j][1] is None
+                and not getattr(ops[s.j][0], "draws", False)
+                and all(
+                    i in fixed if kind == "op" else kind != "free" or i not in big
+                    for kind, i in s.argidx
+                )
             ):
                 fixed.add(s.j)
     return fixed
@@ -653,9 +676,15 @@ def _done(steps, keep):
     return [tuple(d) for d in out]
 
 
+def _NO_ARGS(vals):
+    return ()
+
+
 def _getter(idx):
     """vals -> the tuple of vals[i] for i in idx (one C call for two or more)."""
     if len(idx) > 1:
         return itemgetter(*idx)
+    if not idx:  # (an op of no argument: a draw's, ops/nn.py _Noise)
+        return _NO_ARGS
     (i,) = idx
     return lambda vals: (vals[i],)

@@ -843,7 +843,7 @@ def max_pool2d(
     category="nn",
     batch=None,
     inplace=None,
-    pure=False,
+    pure=True,  # (its draws an op of their own, run in their place: _Noise)
     checks=none("random values: nothing to compare finite differences with"),
     parser=None,
 )
@@ -887,13 +887,29 @@ def _dropout(x, p, training, feature, inplace=False):
             raise GradRuntimeError("Feature dropout requires at least 2 dimensions in the input")
         shape = shape[:2] + (1,) * (len(shape) - 2)
     order = None if feature else _memory_order(x.data)
-    if order is None:
-        keep = sampling.bernoulli(context.current.generator, shape, 1 - p)
-    else:  # (empty_like keeps a permuted input's layout: its draws go in memory order)
-        drawn = sampling.bernoulli(context.current.generator, tuple(shape[d] for d in order), 1 - p)
-        keep = drawn.transpose(np.argsort(order))
-    noise = keep.astype(x.data.dtype) / x.data.dtype.type(1 - p)
-    return times(x, Tensor(noise))
+    return times(x, _Noise.apply(shape=shape, p=p, dtype=x.data.dtype, order=order))
+
+
+class _Noise(Function):
+    """Dropout's noise: Bernoulli(1 - p) draws of the program's generator, divided by
+    1 - p, as an op of no tensor (its value is the generator's next draws: `draws`, so a
+    replayed loop runs it in its place every iteration, never hoisted, and its draws are
+    the compiled loop's, language/replay_plan._invariant).  `order`: the dims of the
+    input from the outermost in memory (empty_like keeps a permuted input's layout: the
+    draws go in memory order), or None."""
+
+    name = "Noise"  # (never a node: no tensor argument)
+    draws = True
+
+    def forward(self, shape, p, dtype, order):
+        if order is None:
+            keep = sampling.bernoulli(context.current.generator, shape, 1 - p)
+        else:
+            drawn = sampling.bernoulli(
+                context.current.generator, tuple(shape[d] for d in order), 1 - p
+            )
+            keep = drawn.transpose(np.argsort(order))
+        return keep.astype(dtype) / dtype.type(1 - p)
 
 
 def _memory_order(a):

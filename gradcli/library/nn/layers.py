@@ -480,6 +480,9 @@ class Identity(Module):
 
 
 class Dropout(Module):
+    replay_op = "dropout"  # (its draws replayed in their place: ops/nn.py _Noise)
+    replay_training = True  # (in eval() its forward runs no op)
+
     def __init__(self, p=0.5, inplace=False):
         super().__init__()
         if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1:

@@ -93,6 +93,16 @@ class Module(ModuleState):
     #: its methods, called with numbers or nothing, run no code of the program (a
     #: replayed loop may run `model.zero_grad()` as compiled between replayed statements)
     replay_calls = True
+    #: its methods that change nothing a replayed loop's plan checks, when the plan holds
+    #: (replay_checks.keeps): `train()` and `eval()` set each module's `training` flag,
+    #: which changes no op of a replayed forward but those of `replay_training` modules,
+    #: and with those a plan is made only when each module a statement reads ends the
+    #: noted iteration in the state the statement found it in (replay_plan.MODULE_STATES)
+    replay_keeps = ("train", "eval")
+    #: whether the ops its forward runs depend on its `training` flag (Dropout's noise):
+    #: a replayed plan is then made only when the flag a statement read it with is the
+    #: one the noted iteration ends with (replay_plan.MODULE_STATES)
+    replay_training = False
 
     def replay_pure(self):
         """Whether a replayed loop may call this module: a library class whose forward
