@@ -500,7 +500,15 @@ def randint(
     return leaf(arr.astype(dt), requires_grad)
 
 
-def _like(fn, name, doc, batch):
+def _own_shape(x, value, requires_grad):
+    """`value` in x's shape and dtype (a valid shape: only the memory's check), as
+    _filled makes it."""
+    shape = x.data.shape
+    check_alloc(shape)
+    return leaf(np.full(shape, value, x.data.dtype), requires_grad)
+
+
+def _like(fn, name, doc, batch, fill=None):
     @register(
         name,
         f"{name}(input, dtype=None, requires_grad=False)",
@@ -515,6 +523,8 @@ def _like(fn, name, doc, batch):
     def like(input, dtype=None, requires_grad=False, device=None):
         on_cpu(device)
         x = tensor_arg(input)
+        if fill is not None and dtype is None:
+            return _own_shape(x, fill, requires_grad)
         return fn(
             x.data.shape,
             dtype=dtypes.DType(x.data.dtype) if dtype is None else dtype,
@@ -524,11 +534,15 @@ def _like(fn, name, doc, batch):
     return like
 
 
-_like(ones, "ones_like", "ones in the shape (and dtype) of input", "elementwise")
-_like(zeros, "zeros_like", "zeros in the shape (and dtype) of input", "elementwise")
+_like(ones, "ones_like", "ones in the shape (and dtype) of input", "elementwise", 1)
+_like(zeros, "zeros_like", "zeros in the shape (and dtype) of input", "elementwise", 0)
 # torch leaves the values unset (whatever the memory held); gradcli's are zeros
 _like(
-    zeros, "empty_like", "a tensor in the shape (and dtype) of input, values unset", "elementwise"
+    zeros,
+    "empty_like",
+    "a tensor in the shape (and dtype) of input, values unset",
+    "elementwise",
+    0,
 )
 # random values: each sample draws its own (the per-sample loop)
 _like(randn, "randn_like", "standard normal values in the shape of input", None)
@@ -549,6 +563,8 @@ _like(rand, "rand_like", "uniform [0, 1) values in the shape of input", None)
 def full_like(input, fill_value, dtype=None, requires_grad=False, device=None):
     on_cpu(device)
     x = tensor_arg(input)
+    if dtype is None and type(fill_value) in (float, int):
+        return _own_shape(x, fill_value, requires_grad)
     return full(
         x.data.shape,
         fill_value,

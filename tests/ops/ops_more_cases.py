@@ -659,3 +659,22 @@ case(
     print(x.grad)
     """,
 )
+
+case(
+    "creation/like_own_shape_and_dtype",
+    """
+    import torch
+    for x in (torch.tensor([[1.5, -2.0], [0.0, 3.0]]), torch.tensor([1.0, 2.0]).to(torch.float32),
+              torch.tensor([1.0, 2.0]).to(torch.float16), torch.tensor([3, -4]), torch.tensor([True, False]),
+              torch.tensor(2.5), torch.ones(0, 3)):
+        print(torch.ones_like(x), torch.zeros_like(x), torch.empty_like(x).shape, torch.empty_like(x).dtype)
+        print(torch.full_like(x, 0.7), torch.full_like(x, -3), torch.full_like(x, True))
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    o = torch.ones_like(w, requires_grad=True)
+    f = torch.full_like(w, 0.25, requires_grad=True)
+    (o * f * w).sum().backward()
+    print(o.requires_grad, torch.ones_like(w).requires_grad, o.grad, f.grad, w.grad)
+    print(torch.full_like(w.t(), 2.0), torch.zeros_like(w[::2]))
+    torch.full_like(torch.tensor([1, 2]), 0.5, requires_grad=True)
+    """,
+)
