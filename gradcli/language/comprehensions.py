@@ -26,15 +26,15 @@ class Comprehensions:
     # a comprehension in a function of the fast tier (fast_closures.py reaches it here;
     # the fast tier is imported when a program first has a loop, a def or a comprehension)
     @staticmethod
-    def inline_comprehension(outer, node):
+    def inline_comprehension(outer, node, kind=None, call_at=None):
         from .fast_comprehensions import inline_comprehension
 
-        return inline_comprehension(outer, node)
+        return inline_comprehension(outer, node, kind, call_at)
 
-    def comprehension_function(self, node):  # (a comprehension in a fast loop)
+    def comprehension_function(self, node, kind=None, call_at=None):  # (in a fast loop)
         from .fast_comprehensions import comprehension_function
 
-        return comprehension_function(self, node)
+        return comprehension_function(self, node, kind, call_at)
 
     def _items(self, nodes):
         """args(s) -> list for display items that may hold *unpacking."""

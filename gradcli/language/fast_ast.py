@@ -704,7 +704,7 @@ class FastExpressions:
         fn = self.load(func.children[0])
         f, ft = self.tmp(), self.tmp()  # (the callee, its type)
         fname = self.const(BareName(name), "name_" + str(self.n))
-        builtin, callee = self.builtin_form(name, f, fn, parts, fname, line, col)  # (fast_calls)
+        builtin, callee = self.builtin_form(name, f, fn, parts, fname, line, col, args)
         fast = ast.Call(
             func=ast.Attribute(value=_name(f), attr="fast", ctx=ast.Load()), args=parts, keywords=[]
         )

@@ -33,7 +33,7 @@ from .containers import DICT_METHODS, SET_METHODS
 from .invoke import call_failed
 from .fast_dispatch import plain_binary_op
 from .fast_support import framed as in_frames
-from .prelude import isinstance_, reversed_, set_, sum_items, zip_
+from .prelude import _SUM_BOUND, isinstance_, reversed_, set_, sum_items, zip_
 from .runtime import LIST_METHODS
 from .state import state
 
@@ -179,6 +179,45 @@ def _sum(bf, name, line, col):
         return in_frames(sys._getframe(1), general, *args)
 
     return run
+
+
+def summed(bf, name, line, col):
+    """sum(generator expression[, start]) at (line, col), the generator expression's loop
+    and the sum made one (fast_comprehensions' kind "sum": its function takes each item
+    and adds it, no generator nor lazy iterator between them), without --max-steps (its
+    steps are counted as _sum's and the generator's): the items added as _sum adds them
+    (sum_items' two floats and two ints, else `+` with a plain class first), in the
+    running frames and with the errors placed as _sum's general call has them. run(fn,
+    the items of its first iterable, the program's variables, scope and built-ins[,
+    start])."""
+    add = plain_binary_op("+")
+
+    def plus(total, v):  # (sum_items' step)
+        t = type(v)
+        if t is type(total):
+            if t is float:
+                return total + v
+            if t is int:
+                r = total + v
+                if -_SUM_BOUND < r < _SUM_BOUND:
+                    return r
+        return add(total, v)
+
+    def run(fn, items, gv, gs, builtins, *start):
+        state.line = line
+        try:
+            return in_frames(
+                sys._getframe(1), fn, items, plus, start[0] if start else 0, gv, gs, builtins
+            )
+        except Exception as e:  # (as _failing places _sum's: its arguments' kinds)
+            return call_failed(
+                e, bf, [LazyIterator(iter(()), _GENEXP), *start], {}, name, line, col, {}
+            )
+
+    return run
+
+
+_GENEXP = "generator object <genexpr>"
 
 
 def _zip(bf, name, line, col):

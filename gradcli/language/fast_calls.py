@@ -12,7 +12,8 @@ import ast
 import copy
 
 
-from .fast_ast import _and, _call, _h, _is, _name, _or, at
+from .fast_ast import Unsupported, _and, _call, _h, _is, _name, _or, at
+from .parser import Tree
 from .classes import HASH_PLAIN, hash_plain_class
 
 from .fast_builtins import (
@@ -26,6 +27,7 @@ from .fast_builtins import (
     function_site,
     method_sites,
     module_site,
+    summed,
     torch_site,
 )
 
@@ -72,12 +74,14 @@ def _answered(self, site_call, general):
 class FastBuiltinCalls:
     """Calls of built-ins (mixed into fast_tier.Emitter)."""
 
-    def builtin_form(self, name, f, fn, parts, fname, line, col):
+    def builtin_form(self, name, f, fn, parts, fname, line, col, args=None):
         """((the built-in, the tree), the callee's use in e_call's test) for `name(*parts)`
-        when the callee (the variable f, the value fn) is the built-in `name` has a call
-        site for: the arguments computed, the site's function called, its SLOW the general
-        call (fast_support's frame_call or plain_call) of the same values; (None, the
-        callee computed) when there is no such site (builtin_first tests it first)."""
+        (`args`: the call's arguments node) when the callee (the variable f, the value fn)
+        is the built-in `name` has a call site for: the arguments computed, the site's
+        function called, its SLOW the general call (fast_support's frame_call or
+        plain_call) of the same values (fast_ast.e_call's; `summed_form` for sum of a
+        generator expression); (None, the callee computed) when there is no such site
+        (builtin_first tests it first)."""
         bf = self.comp.builtins.get(name)
         site = function_site(name, len(parts), bf, line, col)
         if site is None:
@@ -130,7 +134,34 @@ class FastBuiltinCalls:
             call.args[:] = [_name(n) for n in names]
             form = ast.IfExp(test=test, body=made, orelse=form)
         form = at(form, line, col)
-        return (self.const(bf, f"builtin_{name}"), form), _name(f)
+        builtin = (self.const(bf, f"builtin_{name}"), form)
+        if name == "sum" and args is not None:
+            nodes = [a for a in args.children if a is not None]
+            builtin = self.summed_form(builtin, nodes, parts, line, col)
+        return builtin, _name(f)
+
+    def summed_form(self, builtin, nodes, parts, line, col):
+        """builtin_form's (built-in, tree) for `sum(genexp[, start])` (`nodes`: the
+        arguments' trees, `parts` their Python trees) with the generator expression
+        summed as it goes when no --max-steps counts (fast_builtins.summed), else
+        `builtin` as it is."""
+        if len(nodes) not in (1, 2) or not (
+            isinstance(nodes[0], Tree) and nodes[0].data == "genexp"
+        ):
+            return builtin
+        try:
+            made, items = self.summed_comprehension(nodes[0], (line, col))  # (fast_closures)
+        except Unsupported:
+            return builtin
+        bf, form = builtin
+        fn = summed(self.comp.builtins.get("sum"), "sum", line, col)
+        run = self.const(fn, f"summed_{self.tmp()[2:]}")
+        call = _call(
+            run, made, items, _h("gv"), _h("gs"), _h("builtins"), *map(copy.deepcopy, parts[1:])
+        )
+        limit = _attr(_attr(_attr(_h("context"), "current"), "limits"), "max_steps")
+        test = _is(limit, ast.Constant(None))
+        return bf, at(ast.IfExp(test=test, body=at(call, line, col), orelse=form), line, col)
 
     @staticmethod
     def builtin_first(builtin, f, fn, other):

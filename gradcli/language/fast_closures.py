@@ -151,6 +151,28 @@ class FastClosures:
 
     e_listcomp = e_setcomp = e_dictcomp = e_genexp = _comprehension
 
+    def summed_comprehension(self, node, call_at):
+        """(the Python function of the generator expression `node` summed as it goes,
+        kind "sum" of fast_comprehensions, the items of its first iterable computed
+        here) for a call `sum(node)` at call_at, or Unsupported."""
+        if self.cached:
+            raise Unsupported("a comprehension in a loop whose variables are cached")
+        first = node.children[-1].children[0].children[1]
+        if self.info is None:
+            fn = self.comp.comprehension_function(node, "sum", call_at)
+            if fn is None:
+                raise Unsupported("a comprehension this tier does not compile")
+            made = self.const(fn, "summed" + self.tmp()[2:])
+        elif self.info.kind in ("function", "comprehension"):
+            fn_def, _ = self.comp.inline_comprehension(self, node, "sum", call_at)
+            self.hoisted.append(fn_def)
+            made = _name(fn_def.name)
+        else:
+            raise Unsupported("a comprehension outside a function")
+        self.consts["@iterate"] = iterate
+        items = at(_call(_h("iterate"), self.expr(first)), *_pos(first))
+        return made, items
+
     def _program_comprehension(self, node):
         """A comprehension in a loop of the program: the Python function the closure
         compiler's code calls for it (fast_comprehensions.comprehension_unit), called

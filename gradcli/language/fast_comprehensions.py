@@ -30,7 +30,16 @@ from .iteration import iterate, sample
 from .scopes import FunctionInfo
 
 #: what each kind of comprehension adds its element to, and its length limit's words
-_KINDS = {"listcomp": "the list", "setcomp": "the set", "dictcomp": "the dict", "genexp": None}
+#: ("sum": a generator expression summed as it goes, `sum(e for x in xs)`: no items kept)
+_KINDS = {
+    "listcomp": "the list",
+    "setcomp": "the set",
+    "dictcomp": "the dict",
+    "genexp": None,
+    "sum": None,
+}
+#: the kinds that keep no items (no length limit)
+_LAZY = ("genexp", "sum")
 
 
 def _attr(v, name):
@@ -66,13 +75,16 @@ def comprehension_unit(comp, node):
     return run
 
 
-def comprehension_function(comp, node):
+def comprehension_function(comp, node, kind=None, call_at=None):
     """The Python function `(items, program's variables, program's scope, built-ins) ->
     the comprehension's value` (a generator expression's generator) of `node`, reading
-    no variable of a function around it, or None when this tier does not compile it."""
-    kind = node.data
-    if kind not in _KINDS:
+    no variable of a function around it, or None when this tier does not compile it.
+    kind "sum" (of a generator expression): `(items, plus, start, program's variables,
+    program's scope, built-ins) -> the sum`, each item added by plus(total, item), the
+    call `plus` at `call_at` (fast_builtins.summed)."""
+    if node.data not in _KINDS or (kind is not None and node.data != "genexp"):
         return None
+    kind = kind or node.data
     if kind == "dictcomp":
         key, value, clauses = node.children
         elts = (key, value)
@@ -90,7 +102,8 @@ def comprehension_function(comp, node):
         if c.data == "comp_for":
             info._target(c.children[0])
     em = Emitter(comp, info)
-    em.comp_steps = steps  # (a comprehension in it: fast_closures.bound_here)
+    em.comp_steps = steps
+    em.sum_at = call_at  # (a comprehension in it: fast_closures.bound_here)
     try:
         if target.data == "name":
             return _build(em, kind, elts, steps, target.children[0].value, _pos(node))
@@ -101,14 +114,15 @@ def comprehension_function(comp, node):
         return None
 
 
-def inline_comprehension(outer, node):
+def inline_comprehension(outer, node, kind=None, call_at=None):
     """(the definition of the comprehension's Python function, to be nested in the
     generated function of `outer`'s emitter, whose variables it reads as Python's
     cells; its kind) for `node`, or Unsupported: `outer`'s function calls it with the
-    items of its first iterable, as `run` below does."""
-    kind = node.data
-    if kind not in _KINDS:
-        raise Unsupported(kind)
+    items of its first iterable, as `run` below does (kind "sum": as
+    `comprehension_function`'s)."""
+    if node.data not in _KINDS or (kind is not None and node.data != "genexp"):
+        raise Unsupported(node.data)
+    kind = kind or node.data
     if kind == "dictcomp":
         key, value, clauses = node.children
         elts = (key, value)
@@ -127,6 +141,7 @@ def inline_comprehension(outer, node):
             info._target(c.children[0])
     em = type(outer)(outer.comp, info)
     em.comp_steps = steps
+    em.sum_at = call_at
     em.consts, em.n = outer.consts, outer.n  # (one namespace, as fast_closures does)
     em.enclosing = outer.enclosing | {outer.info}
     em.bound_at = {**outer.bound_at, outer.info: outer.bound_here(node)}
@@ -150,7 +165,7 @@ def _iteration_at(loop, where, kind):
     item, as the closure compiler's lazy comprehension leaves it (fast_support.fail)."""
     loop.lineno = loop.end_lineno = where[0]
     loop.col_offset = where[1]
-    loop.end_col_offset = where[1] + (PASS_ON if kind == "genexp" else 0)
+    loop.end_col_offset = where[1] + (PASS_ON if kind in _LAZY else 0)
     return loop
 
 
@@ -208,7 +223,7 @@ def _chunked(em, kind, make, var, init, loop, line, col):
     if not em.__dict__.get("calls"):
         kinds.append(_is(_name(k), _h("list")))
     test = [_is(_name(max_steps), ast.Constant(None)), _or(*kinds) if len(kinds) > 1 else kinds[0]]
-    if kind != "genexp":
+    if kind not in _LAZY:
         test.append(
             ast.Compare(
                 left=_call(_h("len"), _h("items")), ops=[ast.LtE()], comparators=[_name("@limit")]
@@ -278,6 +293,11 @@ def _build(em, kind, elts, steps, var, where, target=None, inline=False):
             e = em.expr(elts[0])
             body.append(ast.Expr(value=ast.Yield(value=e)))
             start = []
+        elif kind == "sum":  # each item added as it comes (the step placed at the call)
+            e = em.expr(elts[0])
+            add = at(_call(_h("plus"), _name("@total"), e), *em.sum_at)
+            body.append(ast.Assign(targets=[_name("@total", ast.Store())], value=add))
+            start = [ast.Assign(targets=[_name("@total", ast.Store())], value=_h("start"))]
         else:
             limit = _attr(_attr(_attr(_h("context"), "current"), "limits"), "max_items")
             empty = {"listcomp": ast.List(elts=[], ctx=ast.Load()), "setcomp": _call(_h("set"))}
@@ -383,7 +403,9 @@ def _build(em, kind, elts, steps, var, where, target=None, inline=False):
     )
     if all(c.data == "comp_if" for c in steps[1:]):  # (one item of the output per item)
         loop = _chunked(em, kind, make, var, init, loop, line, col)
-    ret = [] if kind == "genexp" else [ast.Return(value=out)]
+    ret = {"genexp": [], "sum": [ast.Return(value=_name("@total"))]}.get(
+        kind, [ast.Return(value=out)]
+    )
     handlers = []
     if kind == "genexp":  # (a generator closed early is not an error)
         handlers.append(
@@ -405,11 +427,12 @@ def _build(em, kind, elts, steps, var, where, target=None, inline=False):
     # (the functions of the comprehensions in it, defined first: fast_closures.py)
     body = [*em.hoisted, *init, *start, loop, *ret]
     guarded = ast.Try(body=body, handlers=handlers, orelse=[], finalbody=[])
+    params = ("@items", "@plus", "@start") if kind == "sum" else ("@items",)
     fn_def = ast.FunctionDef(
         name="@comprehension",
         args=ast.arguments(
             posonlyargs=[],
-            args=[ast.arg(arg=a) for a in ("@items", "@gv", "@gs", "@builtins")],
+            args=[ast.arg(arg=a) for a in (*params, "@gv", "@gs", "@builtins")],
             kwonlyargs=[],
             kw_defaults=[],
             defaults=[],
