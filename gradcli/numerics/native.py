@@ -58,7 +58,7 @@ except ImportError:  # (a Python built without it)
 
 import numpy as np
 
-from . import native_alloc, native_elf
+from . import native_alloc, native_elf, native_fma
 from .mkl import address
 
 #: CPU seconds compiling the loops costs (llvmlite's import ~25 ms, LLVM ~90 ms), and
@@ -202,6 +202,7 @@ def _sources_hash():
                 "native_sums.py",
                 "native_pool.py",
                 "native_act.py",
+                "native_fma.py",
             )
         ),
     ):
@@ -258,6 +259,8 @@ ADAM_PARAMS = (
 SUMS = {"f": "sums_f", "d": "sums_d"}
 #: chains of fused steps into accumulators, of floats and of doubles (native_sums.py)
 CHAINS = {"f": "fma_chain_f", "d": "fma_chain_d"}
+#: the channels-last batch norm sums (native_sums.chunk_sums_ir), by the dtype's char
+CHUNK_SUMS = {"f": "chunk_sums_f", "d": "chunk_sums_d"}
 #: max_pool2d's forward and backward over windows inside the input (numerics/native_pool.py)
 POOL_MAX = {"f": "pool_max_f", "d": "pool_max_d"}
 POOL_SCATTER = {"f": "pool_scatter_f", "d": "pool_scatter_d"}
@@ -285,7 +288,7 @@ class _Kernels:
             got = self._compile(path, stamp)
         self.code, addrs = got  # (kept: the memory the loops live in)
         sig = ctypes.CFUNCTYPE(
-            ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 5, *[ctypes.c_int64] * 3
+            ctypes.c_int64, *[ctypes.c_int64] * 2, *[ctypes.c_void_p] * 5, *[ctypes.c_int64] * 6
         )
         self.fns = {(kind, types): sig(addrs[f"{kind}_{types}"]) for kind, types in LOOPS}
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 3)
@@ -313,6 +316,10 @@ class _Kernels:
         self.rows = {width: sig(addrs[name]) for width, name in ROWS.items()}
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, *[ctypes.c_int64] * 2, *[ctypes.c_void_p] * 3)
         self.chains = {char: sig(addrs[name]) for char, name in CHAINS.items()}
+        sig = ctypes.CFUNCTYPE(
+            ctypes.c_int64, *[ctypes.c_int64] * 3, *[ctypes.c_void_p] * 4, ctypes.c_int64
+        )
+        self.chunk_sums = {char: sig(addrs[name]) for char, name in CHUNK_SUMS.items()}
         self.aligned = native_alloc.install(addrs, self.code)  # NumPy's arrays where PyTorch's lie
 
     @staticmethod
@@ -329,7 +336,7 @@ class _Kernels:
         from .native_sleef import unary as unary_ir
         from .native_sleef32 import ternary as ternary32_ir, unary as unary32_ir
         from .native_steps import adam_param_ir, adam_step_ir, moments_ir
-        from .native_sums import fma_chain_ir, sums_module
+        from .native_sums import chunk_sums_ir, fma_chain_ir, sums_module
         from .native_pool import kept_ir, pool_max_ir, pool_scatter_ir, rows_ir
 
         llvm.initialize_native_target()
@@ -345,7 +352,7 @@ class _Kernels:
             mod = ir.Module(name="gradcli_native")
             mod.triple = tm.triple
             for kind, types in LOOPS:
-                _loop(ir, mod, kind, types)
+                native_fma.loop_ir(ir, mod, kind, types)
             for kind in UNARY:
                 unary_ir(ir, mod, kind, kind)
             for kind in UNARY32:
@@ -376,6 +383,8 @@ class _Kernels:
             _chain_loop(ir, mod, "chain32")
             for char, name in CHAINS.items():
                 fma_chain_ir(ir, mod, name, char == "f")
+            for char, name in CHUNK_SUMS.items():
+                chunk_sums_ir(ir, mod, name, char == "f")
             m = llvm.parse_assembly(str(mod))
             m.verify()
             m.link_in(sums_module(llvm, ir, tm, SUMS))  # (its own passes first)
@@ -395,6 +404,7 @@ class _Kernels:
         names += [k for names in (*ACT1.values(), *ACT2.values()) for k in names]
         names += SUMS.values()
         names += CHAINS.values()
+        names += CHUNK_SUMS.values()
         names += [*POOL_MAX.values(), *POOL_SCATTER.values(), *KEPT.values(), *ROWS.values()]
         names += RELU.values()
         names += native_alloc.NAMES
@@ -457,51 +467,6 @@ def _write_cache(path, data):
         os.replace(tmp, path)
     except OSError:
         pass
-
-
-def _loop(ir, mod, kind, types):
-    """i64 KIND_TYPES(i64 n, a*, b*, c*, out*, i8* flag, i64 sa, i64 sb, i64 sc):
-    out[i] = the fused step of a[i*sa], b[i*sb], c[i*sc] (a stride of 0 broadcasts one
-    value), flag[i] = 1 where the emulation must decide; returns how many are flagged."""
-    dbl, flt, i64, i8 = ir.DoubleType(), ir.FloatType(), ir.IntType(64), ir.IntType(8)
-    elems = [dbl] + [flt if t == "f" else dbl for t in types]
-    out_t = ir.PointerType(dbl if kind == "fma64" else flt)
-    fnty = ir.FunctionType(
-        i64, [i64, *(ir.PointerType(e) for e in elems), out_t, ir.PointerType(i8), i64, i64, i64]
-    )
-    fn = ir.Function(mod, fnty, name=f"{kind}_{types}")
-    n, pa, pb, pc, po, pf, sa, sb, sc = fn.args
-    for p in (pa, pb, pc, po, pf):
-        p.add_attribute("noalias")
-    entry, loop, done = (fn.append_basic_block(x) for x in ("entry", "loop", "done"))
-    b = ir.IRBuilder(entry)
-    b.cbranch(b.icmp_signed(">", n, ir.Constant(i64, 0)), loop, done)
-    b = ir.IRBuilder(loop)
-    i = b.phi(i64)
-    cnt = b.phi(i64)
-    i.add_incoming(ir.Constant(i64, 0), entry)
-    cnt.add_incoming(ir.Constant(i64, 0), entry)
-    vals = []
-    for t, p, st in zip(elems, (pa, pb, pc), (sa, sb, sc)):
-        v = b.load(b.gep(p, [b.mul(i, st)]))
-        vals.append(b.fpext(v, dbl) if t is flt else v)
-    from .native_sleef import Emit
-
-    emit = Emit(ir, mod, b)
-    res = (emit.fma64 if kind == "fma64" else emit.fma32)(*vals)
-    hard = emit.bad
-    b.store(res, b.gep(po, [i]))
-    b.store(b.zext(hard, i8), b.gep(pf, [i]))
-    cnt2 = b.add(cnt, b.zext(hard, i64))
-    i2 = b.add(i, ir.Constant(i64, 1))
-    i.add_incoming(i2, loop)
-    cnt.add_incoming(cnt2, loop)
-    b.cbranch(b.icmp_signed("<", i2, n), loop, done)
-    b = ir.IRBuilder(done)
-    total = b.phi(i64)
-    total.add_incoming(ir.Constant(i64, 0), entry)
-    total.add_incoming(cnt2, loop)
-    b.ret(total)
 
 
 #: rows of a tile of the chained steps (chain32): each row's vector of accumulators is its
@@ -664,7 +629,19 @@ def fused(lib, kind, a, b, c):
     out = np.empty(shape, F if f32 else D)
     flags = np.empty(shape, np.bool_)
     k = lib.fns[kind, tb + tc](
-        n, address(xa), address(xb), address(xc), address(out), address(flags), sa, sb, sc
+        1,
+        n,
+        address(xa),
+        address(xb),
+        address(xc),
+        address(out),
+        address(flags),
+        sa,
+        sb,
+        sc,
+        0,
+        0,
+        0,
     )
     return out, (flags if k else None)
 
@@ -692,13 +669,16 @@ def _scalar_operand(x, dt):
 
 def quick(kind, a, b, c):
     """The compiled loop's fused step (kind "fma64" or "fma32") on the operands of a
-    small step, with little of `fused`'s work around the call: each operand a
-    C-contiguous array of the loop's element types (a double for a; doubles, or floats
-    for fma32's b and c) of the step's shape or of one value, or a Python, NumPy double
-    or float scalar (a float32 one kept a float for fma32's b and c).  None when the
-    loops are not loaded, an operand is not such, the shapes broadcast otherwise, all are
-    numbers or 0-d arrays (`fma` rounds their exact value), or a value is flagged (the
-    caller's general step then computes the whole step: the same bits)."""
+    small step, with little of `fused`'s work around the call: each operand an array of
+    the loop's element types (a double for a; doubles, or floats for fma32's b and c) or a
+    Python, NumPy double or float scalar (a float32 one kept a float for fma32's b and
+    c).  Arrays of the step's shape, C-contiguous, or of one value take the plain walk;
+    others (broadcast from fewer or one-sized dims, or strided views) are walked where
+    their dims fold into two (`native_fma.walk`, as TensorIterator coalesces them): each value is
+    its own fused step, so any walk gives the same bits.  None when the loops are not
+    loaded, an operand is not such, the shapes do not broadcast or fold, all are numbers
+    or 0-d arrays (`fma` rounds their exact value), or a value is flagged (the caller's
+    general step then computes the whole step: the same bits)."""
     lib = _state["lib"]
     if not lib:
         return None
@@ -707,6 +687,8 @@ def quick(kind, a, b, c):
     ones = 0  # the most dims of a one-value array (it broadcasts to the step's shape)
     addrs, strides, types = [], [], ""
     held = []  # (arrays made here, alive through the call)
+    walked = False  # an array not of the step's shape or not C-contiguous
+    ops = []
     for k, x in enumerate((a, b, c)):
         t = type(x)
         if t is np.ndarray:
@@ -717,6 +699,7 @@ def quick(kind, a, b, c):
                 x = x.astype(D)  # (fma32's a: its float values, exact as doubles)
                 held.append(x)
                 dt = D
+            ops.append(x)
             if x.size == 1:
                 if x.ndim > ones:
                     ones = x.ndim
@@ -725,38 +708,50 @@ def quick(kind, a, b, c):
                 if shape is None:
                     shape = x.shape
                 elif x.shape != shape:
-                    return None
+                    walked = True
                 if not x.flags.c_contiguous:
-                    return None
+                    walked = True
                 strides.append(1)
             addrs.append(address(x))
         elif t in _SCALARS:
             dt = F if f32 and k and t is np.float32 else D
             arr, at = _scalar_operand(x, dt)
             held.append(arr)
+            ops.append(arr)
             addrs.append(at)
             strides.append(0)
         else:
             return None
         if k:
             types += "f" if dt is F else "d"
-    if shape is None:
-        if not ones:  # numbers and 0-d arrays: fma's exact rounding of the numbers
+    if walked:
+        walk = native_fma.walk(ops)
+        if walk is None:
             return None
-        shape = (1,) * ones
-    elif ones > len(shape):
-        return None
-    n = 1
-    for s in shape:
-        n *= s
+        shape, rows, cols, strides, row_strides = walk
+        n = rows * cols
+    else:
+        if shape is None:
+            if not ones:  # numbers and 0-d arrays: fma's exact rounding of the numbers
+                return None
+            shape = (1,) * ones
+        elif ones > len(shape):
+            return None
+        n = 1
+        for s in shape:
+            n *= s
+        rows, cols, row_strides = 1, n, (0, 0, 0)
     out = np.empty(shape, F if f32 else D)
+    if not n:
+        return out
     q = _quick
     if q["n"] < n:
         q["flags"] = np.empty(max(n, 256), np.bool_)
         q["n"], q["at"] = q["flags"].size, address(q["flags"])
     xa, xb, xc = addrs
     sa, sb, sc = strides
-    if lib.fns[kind, types](n, xa, xb, xc, address(out), q["at"], sa, sb, sc):
+    ra, rb, rc = row_strides
+    if lib.fns[kind, types](rows, cols, xa, xb, xc, address(out), q["at"], sa, sb, sc, ra, rb, rc):
         return None
     return out
 
@@ -965,6 +960,27 @@ def fma_chain(a, b, acc):
         return False
     fn = lib.chains[acc.dtype.char]
     return not fn(a.shape[0], acc.size, address(a), address(b), address(acc))
+
+
+def chunk_sums(x, chunk, m=None, y=None):
+    """Per column of (R, C) `x` (C-contiguous, float32 or float64), the float64 total of
+    its rows' chunks of `chunk` rows, each summed in the dtype from +0 (native_sums.
+    chunk_sums_ir): of x's values, of fma steps of (x - m) * y (m (C,), y (R, C) of x's
+    dtype and layout) or, given m alone, of (x - m) squared.  None where the loops are
+    not loaded or a step needs the emulation (the caller sums it itself)."""
+    lib = _state["lib"]
+    if not lib:
+        return None
+    rows, cols = x.shape
+    mode = 0 if m is None else 2 if y is None else 1
+    at = address(x)
+    total = np.empty(cols, D)
+    fn = lib.chunk_sums[x.dtype.char]
+    ma = at if m is None else address(m)
+    ya = at if y is None else address(y)
+    if fn(rows, cols, chunk, at, ma, ya, address(total), mode):
+        return None
+    return total
 
 
 def loaded():

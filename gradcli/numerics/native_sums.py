@@ -261,3 +261,94 @@ def fma_chain_ir(ir, mod, name, single):
     total.add_incoming(zero, entry)
     total.add_incoming(cnt2, col_end)
     b.ret(total)
+
+
+def chunk_sums_ir(ir, mod, name, single):
+    """i64 NAME(i64 rows, i64 cols, i64 chunk, T* x, T* m, T* y, double* total, i64 mode),
+    T float (single) or double, x and y (rows, cols) C-contiguous, m (cols,): per column
+    j, the rows cut into chunks of `chunk` (the last shorter), each chunk's accumulator
+    from +0 in the dtype, `acc = acc + x[i, j]` (mode 0), `acc = fma(x[i, j] - m[j],
+    y[i, j], acc)` (mode 1) or `fma(d, d, acc)` with d = x[i, j] - m[j] (mode 2), and
+    total[j] = +0 plus the chunks' accumulators in order, in float64: the channels-last
+    batch norm kernels' sums, each thread's rows one chunk.  The fused steps are
+    `fma.fma`'s (doubles) or `fma.fma32`'s (floats) as `native_sleef.Emit` computes them;
+    returns how many columns had a step the emulation must decide (their totals then
+    mean nothing: the caller sums them itself)."""
+    i64, i1 = ir.IntType(64), ir.IntType(1)
+    t = ir.FloatType() if single else ir.DoubleType()
+    dbl = ir.DoubleType()
+    pt = ir.PointerType(t)
+    fnty = ir.FunctionType(i64, [i64, i64, i64, pt, pt, pt, ir.PointerType(dbl), i64])
+    fn = ir.Function(mod, fnty, name=name)
+    rows, cols, chunk, px, pm, py, ptot, mode = fn.args
+    for p in (px, pm, py, ptot):
+        p.add_attribute("noalias")
+    names = ("entry", "col", "part", "step", "part_end", "col_end", "done")
+    entry, col, part, step, part_end, col_end, done = (fn.append_basic_block(x) for x in names)
+    zero, one = ir.Constant(i64, 0), ir.Constant(i64, 1)
+    b = ir.IRBuilder(entry)
+    go = b.and_(b.icmp_signed(">", rows, zero), b.icmp_signed(">", cols, zero))
+    go = b.and_(go, b.icmp_signed(">", chunk, zero))
+    b.cbranch(go, col, done)
+
+    b = ir.IRBuilder(col)  # for j in range(cols)
+    j, cnt = b.phi(i64), b.phi(i64)
+    j.add_incoming(zero, entry)
+    cnt.add_incoming(zero, entry)
+    mj = b.load(b.gep(pm, [j]))
+    b.branch(part)
+
+    b = ir.IRBuilder(part)  # for each chunk's first row `start`
+    start, tot, bad = b.phi(i64), b.phi(dbl), b.phi(i1)
+    start.add_incoming(zero, col)
+    tot.add_incoming(ir.Constant(dbl, 0.0), col)
+    bad.add_incoming(ir.Constant(i1, 0), col)
+    end = b.add(start, chunk)
+    end = b.select(b.icmp_signed("<", end, rows), end, rows)
+    b.branch(step)
+
+    b = ir.IRBuilder(step)  # for i in range(start, end): one step
+    i, acc, bad_i = b.phi(i64), b.phi(t), b.phi(i1)
+    i.add_incoming(start, part)
+    acc.add_incoming(ir.Constant(t, 0.0), part)
+    bad_i.add_incoming(bad, part)
+    at = b.add(b.mul(i, cols), j)
+    x = b.load(b.gep(px, [at]))
+    y = b.load(b.gep(py, [at]))
+    plain = b.fadd(acc, x)
+    d = b.fsub(x, mj)
+    f = b.select(b.icmp_signed("==", mode, ir.Constant(i64, 2)), d, y)
+    emit = Emit(ir, mod, b)
+    if single:
+        fused = emit.fma32(b.fpext(d, dbl), b.fpext(f, dbl), b.fpext(acc, dbl))
+    else:
+        fused = emit.fma64(d, f, acc)
+    summing = b.icmp_signed("==", mode, zero)
+    new = b.select(summing, plain, fused)
+    bad2 = b.or_(bad_i, b.and_(b.not_(summing), emit.bad))
+    i2 = b.add(i, one)
+    i.add_incoming(i2, b.block)
+    acc.add_incoming(new, b.block)
+    bad_i.add_incoming(bad2, b.block)
+    b.cbranch(b.icmp_signed("<", i2, end), step, part_end)
+
+    b = ir.IRBuilder(part_end)
+    tot2 = b.fadd(tot, b.fpext(new, dbl) if single else new)
+    start.add_incoming(end, part_end)
+    tot.add_incoming(tot2, part_end)
+    bad.add_incoming(bad2, part_end)
+    b.cbranch(b.icmp_signed("<", end, rows), part, col_end)
+
+    b = ir.IRBuilder(col_end)
+    b.store(tot2, b.gep(ptot, [j]))
+    cnt2 = b.add(cnt, b.zext(bad2, i64))
+    j2 = b.add(j, one)
+    j.add_incoming(j2, col_end)
+    cnt.add_incoming(cnt2, col_end)
+    b.cbranch(b.icmp_signed("<", j2, cols), col, done)
+
+    b = ir.IRBuilder(done)
+    total = b.phi(i64)
+    total.add_incoming(zero, entry)
+    total.add_incoming(cnt2, col_end)
+    b.ret(total)

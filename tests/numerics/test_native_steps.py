@@ -266,3 +266,42 @@ def test_adams_whole_step_takes_only_its_arrays():
     assert (
         native_optim.adam(np.ones(4), np.ones(4), np.array([1.0, np.nan, 1, 1]), g, *args) is None
     )
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_broadcast_and_strided_operands_are_walked(dt):
+    """Operands broadcast from fewer or one-sized dims, and strided views (transposed,
+    sliced, reversed, broadcast_to's zero strides), are walked in two dims by `quick`
+    itself (not declined) and give the emulation's bits; dims that do not fold into two
+    are declined (the general step takes them)."""
+    rng = np.random.default_rng(11 + (dt is np.float32))
+    kind = "fma32" if dt is np.float32 else "fma64"
+    x = _values(rng, 6 * 9, dt, 3).reshape(6, 9)
+    col = _values(rng, 9, dt, 3)
+    row = _values(rng, 6, dt, 3).reshape(6, 1)
+    cases = (
+        (x, col, col.reshape(1, 9)),  # a per-channel scale and shift (BatchNorm's)
+        (x, row, dt(0.5)),
+        (col, row, x),  # the result's shape from all three
+        (x.T, col.reshape(9, 1), row.T),  # a transposed operand
+        (x[:, :8:2], col[:8:2], x[:, 1::2]),  # sliced columns
+        (x[::-1], np.broadcast_to(col, (6, 9)), x),  # reversed rows, zero strides
+        (x.reshape(2, 3, 9), col, x.reshape(2, 3, 9)),  # leading dims folded
+        (x[:1], col, x),  # a one-sized dim of an operand of more than one value
+    )
+    for a, b, c in cases:
+        a64 = a.astype(np.float64) if dt is np.float32 else a
+        got = native.quick(kind, a64, b, c)
+        assert got is not None
+        with native.numpy_only():
+            ref = fm.fma(a64, b, c, dt)
+        _same(got, ref)
+        _same(*_both(fm.fma, a, b, c, dt))
+    # three dims that do not fold, and shapes that do not broadcast: declined
+    cube = _values(rng, 2 * 3 * 4, dt, 3).reshape(2, 3, 4)
+    assert native.quick(kind, cube, _values(rng, 3, dt, 3).reshape(3, 1), cube) is None
+    assert native.quick(kind, x, _values(rng, 6, dt, 3), x) is None
+    # an empty step
+    e = np.zeros((0, 9), dt)
+    got = native.quick(kind, e.astype(np.float64), col, e)
+    assert got is not None and got.shape == (0, 9)

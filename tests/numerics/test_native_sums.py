@@ -153,3 +153,45 @@ def test_fma_chains_are_the_fused_steps(dt):
 
 
 F32 = np.dtype(np.float32)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_chunk_sums_are_the_channels_last_sums(dt):
+    """native.chunk_sums (BatchNorm's channels-last sums in one pass: the plain sum, the
+    fused squares of x - mean, the fused (x - mean) * g) gives batch_norm's NumPy steps
+    (its chunks' rows stacked, fma_chain or the emulation, the chunks added in float64)
+    bit for bit, for chunks of every size (one row, uneven last ones, whole), signed
+    zeros and infinities; a step the emulation must decide makes it decline."""
+    from gradcli.numerics.floats import batch_norm as bn
+
+    dt = np.dtype(dt)
+    rng = np.random.default_rng(5 + dt.itemsize)
+    spread = 6 if dt == F32 else 30
+    fused = 0
+    for rows, cols in ((1, 1), (2, 3), (3, 17), (16, 64), (33, 9), (100, 5)):
+        x, g = (_values(rng, rows * cols, dt, spread).reshape(rows, cols) for _ in "xg")
+        x[0, 0], g[-1, -1] = -0.0, 0.0
+        if rows > 2 and cols > 10:  # (for doubles a step the emulation decides)
+            x[1, -1] = np.inf
+        m = x.mean(0).astype(dt) if rows < 3 else x[2].copy()  # (some d exactly 0)
+        for chunk in sorted({1, 2, (rows + 1) // 2, rows}):
+            chunks = [(b, min(rows, b + chunk)) for b in range(0, rows, chunk)]
+            for args in ((x,), (x, m), (x, m, g)):
+                got = native.chunk_sums(args[0], chunk, *args[1:])
+                d = x if len(args) == 1 else x - m
+                f = None if len(args) == 1 else d if len(args) == 2 else g
+                with native.numpy_only(), np.errstate(all="ignore"):
+                    ref = np.zeros(cols)
+                    for b, e in chunks:
+                        ref = ref + bn._channels_last_sum(
+                            d[b:e], None if f is None else f[b:e], whole=True
+                        )
+                if got is None:
+                    assert len(args) > 1  # (the plain sum has no step to decide)
+                    continue
+                assert got.tobytes() == ref.tobytes() or np.isnan(ref).any()
+                fused += len(args) > 1
+    assert fused >= 20
+    x = np.ones((4, 3), dt)
+    x[1, 1] = np.nan
+    assert native.chunk_sums(x, 2, x[0], x) is None

@@ -59,9 +59,14 @@ _WIDTH = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
 
 
 def _fma(a, b, c):
-    """a * b + c rounded once, in c's dtype (float32 or float64)."""
+    """a * b + c rounded once, in c's dtype (float32 or float64); operands broadcast
+    (the compiled step walks a per-channel operand against the rows itself)."""
     if np.asarray(c).dtype == np.float32:
-        return fma32(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float32), c)
+        b = np.asarray(b, dtype=np.float32)
+        r = native.quick("fma32", a, b, c)
+        if r is not None:
+            return r
+        return fma32(np.asarray(a, dtype=np.float64), b, c)
     return fma(a, b, c)
 
 
@@ -112,6 +117,27 @@ def _channels_last_sum(rows, fma_with=None, cut_two=False, whole=False):
     return total
 
 
+def _sums(x, mean=None, factor=None, cut_two=False, whole=False):
+    """`_channels_last_sum` of (N, C) `x` (given `mean`, of x - mean, fused with
+    `factor`, or with x - mean itself where no factor is given), as one compiled pass
+    where the loops are loaded (`native.chunk_sums`: each chunk's rows in turn, the
+    chunks' accumulators added in float64, the same steps)."""
+    n = x.shape[0]
+    dt = x.dtype
+    if n and (mean is None or mean.dtype == dt) and (factor is None or factor.dtype == dt):
+        chunk = n if whole else _row_chunks(n, cut_two)[0][1]
+        if factor is not None and not factor.flags.c_contiguous:
+            factor = np.ascontiguousarray(factor)
+        xs = x if x.flags.c_contiguous else np.ascontiguousarray(x)
+        got = native.chunk_sums(xs, chunk, mean, factor)
+        if got is not None:
+            return got
+    d = x if mean is None else x - mean
+    return _channels_last_sum(
+        d, d if factor is None and mean is not None else factor, cut_two, whole
+    )
+
+
 def _memory_format(a):
     """'c' for a C-ordered array, 'cl' for a (N, C, ...) one laid out channels last (4 or
     5 dims, the channels innermost), None for any other layout."""
@@ -135,11 +161,15 @@ def kernel(x, g=None):
 
 def _rows(a):
     """(M, C) rows of an array the channels-last kernels take, in memory order."""
+    if a.ndim == 2:
+        return a
     return np.moveaxis(a, 1, -1).reshape(-1, a.shape[1])
 
 
 def _from_rows(rows, like):
     """The (N, C, ...) array of `like`'s shape whose channels-last rows are `rows`."""
+    if like.ndim == 2:
+        return rows
     shape = (like.shape[0],) + like.shape[2:] + (like.shape[1],)
     return np.moveaxis(rows.reshape(shape), -1, 1)
 
@@ -177,9 +207,8 @@ def stats(x):
             mean = (_ordered_sum(np.zeros(c), x.T.astype(np.float64)) / n).astype(dt)
             return mean, _squares_sum(np.zeros(c), (x - mean).T).astype(dt)
         whole = n <= THREADS  # (measured: 2 rows of up to 16 channels, summed uncut)
-        mean = (_channels_last_sum(x, whole=whole) / n).astype(dt)
-        d = x - mean
-        return mean, _channels_last_sum(d, d, whole=whole).astype(dt)
+        mean = (_sums(x, whole=whole) / n).astype(dt)
+        return mean, _sums(x, mean, whole=whole).astype(dt)
     planes = _planes(x)
     nb, c, plane = planes.shape
     total = np.zeros(c, np.float64)
@@ -196,6 +225,8 @@ def invstd(var_sum, n, eps, dtype=None):
     """1 / sqrt(var_sum / n + eps) in float64 (0 where that is 1 / sqrt(0)), rounded to
     the dtype; var_sum / n divided in var_sum's dtype."""
     var = (var_sum / var_sum.dtype.type(n)).astype(np.float64)
+    if float(eps) > 0:  # (var + eps > 0: no 1 / sqrt(0))
+        return (1.0 / np.sqrt(var + float(eps))).astype(dtype or var_sum.dtype)
     with np.errstate(divide="ignore"):
         inv = np.where((var == 0) & (float(eps) == 0), 0.0, 1.0 / np.sqrt(var + float(eps)))
     return inv.astype(dtype or var_sum.dtype)
@@ -292,8 +323,7 @@ def transform(x, mean, inv, weight, bias):
     b = np.zeros_like(alpha) if bias is None else bias
     beta = _fma(-mean, alpha, b)
     shape = (1, -1) + (1,) * (x.ndim - 2)
-    a = np.broadcast_to(alpha.reshape(shape), x.shape)
-    return _fma(x, a, np.broadcast_to(beta.reshape(shape), x.shape).astype(dt))
+    return _fma(x, alpha.reshape(shape), beta.astype(dt).reshape(shape))
 
 
 def running(old, new, momentum, fused=False):
@@ -320,19 +350,23 @@ def backward(g, x, mean, inv, weight, train):
     dt = x.dtype
     n = x.shape[0]
     w = np.ones_like(inv) if weight is None else weight
-    gsum = _channels_last_sum(g, cut_two=True).astype(dt)
-    dotp = _channels_last_sum(x - mean, g, cut_two=True).astype(dt)
+    gsum = _sums(g, cut_two=True).astype(dt)
+    dotp = _sums(x, mean, g, cut_two=True).astype(dt)
     if train:
         k = dotp * inv * inv / dt.type(n)
         grad_mean = gsum / dt.type(n)
         xm = x - mean
-        gx = (g - grad_mean - xm * k) * inv * w
+        rest = g - grad_mean
+        c = x.shape[1]
         w_ = _WIDTH.get(np.dtype(dt), 1)
-        fused = x.shape[1] // w_ * w_  # the kernel's whole vectors: one fma
-        if fused:
-            kf = np.broadcast_to(k[:fused], (n, fused))
-            rest = (g - grad_mean)[:, :fused]
-            gx[:, :fused] = _fma(-xm[:, :fused], kf, rest) * inv[:fused] * w[:fused]
+        fused = c // w_ * w_  # the kernel's whole vectors: one fma (of -xm, k: xm's, -k)
+        if fused == c:
+            gx = _fma(xm, -k, rest) * inv * w
+        else:
+            gx = (rest - xm * k) * inv * w
+            if fused:
+                part = _fma(xm[:, :fused], -k[:fused], rest[:, :fused])
+                gx[:, :fused] = part * inv[:fused] * w[:fused]
     else:
         gx = g * inv * w
     return _from_rows(gx.astype(dt), like), (dotp * inv).astype(dt), gsum
