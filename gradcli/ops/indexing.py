@@ -16,7 +16,7 @@ from ..runtime.errors import GradIndexError, GradRuntimeError, GradTypeError
 from ..runtime.limits import check_alloc
 from ..core.tensor import Tensor
 from .registry import Arg, internal, register, tensor_f
-from .index_errors import ZERO_DIM_INT, check_index_tensors, check_mask
+from .index_errors import ZERO_DIM_INT, check_index_tensors, check_mask, out_of_bounds
 from .dims import norm_dims
 from .index_saved import EXTRA as INDEX_SAVED
 from .bool_keys import ScalarBoolKey, split_bool_key
@@ -76,10 +76,13 @@ def _node_class(name, piece=False):
 _NODE_CLASSES: dict = {}
 
 
-def _norm_key(key, shape, get=False):
+def _norm_key(key, shape, get=False, deferred=None):
     """Check an index against `shape`; returns (numpy key, grad_fn name, is_advanced).
     A Python bool: for x[key] raises ScalarBoolKey (ops/bool_keys.py), for x[key] = v
-    True is None (a dim of 1) and False NumPy's 0-d mask."""
+    True is None (a dim of 1) and False NumPy's 0-d mask.  With a list `deferred`, a key
+    whose one index array is of integers leaves that array's bounds to the indexing, which
+    checks every index: its entry ((indices, size of the dim), as `out_of_bounds` takes
+    it) is appended to `deferred` for the caller's error when the indexing fails."""
     single_slice = isinstance(key, slice)
     single = not isinstance(key, tuple)  # (x[k] of a 0-d x has messages of its own)
     if not isinstance(key, tuple):
@@ -90,6 +93,8 @@ def _norm_key(key, shape, get=False):
     advanced = False
     bounds = False  # (an index tensor's index out of bounds: `out_of_bounds`)
     entries: list = []  # (the index tensors, (indices, size) each)
+    # (integer index arrays whose bounds are not reduced yet, with their sizes)
+    late: list | None = None if deferred is None else []
     n_real = sum(
         1
         for k in key
@@ -149,14 +154,7 @@ def _norm_key(key, shape, get=False):
                 raise GradIndexError(
                     "tensors used as indices must be long, int, byte or bool tensors"
                 )
-            if arr.dtype.kind in "iu" and arr.size:
-                hi, lo = int(arr.max()), int(arr.min())  # (each reduced once)
-            else:
-                hi, lo = 0, 0
-            if hi >= n or lo < -n:
-                if n == 0:  # (ATen's index kernel checks an empty dim before any index)
-                    raise GradIndexError("index is out of bounds for dimension with size 0")
-                bounds = True
+            bounds = _integer_bounds(arr, n, late) or bounds
             if arr.dtype.kind == "b" and arr.ndim:
                 check_mask(arr.shape, shape, dim, n_real + arr.ndim - 1, key, pos)
                 entries.append((arr, shape[dim : dim + arr.ndim]))
@@ -167,11 +165,34 @@ def _norm_key(key, shape, get=False):
             if arr.dtype.kind == "b":
                 dim += arr.ndim - 1
         dim += 1
+    if late and deferred is not None:
+        if len(entries) == 1 and sum(type(o) is np.ndarray for o in out) == 1:
+            deferred.extend(entries)  # (one index array: NumPy checks each of its indices)
+        else:  # (several: NumPy checks none of an empty broadcast's indices)
+            bounds = bounds or any(_outside(arr, n) for arr, n in late)
     if entries:  # (checked after the key's other errors, as ATen does)
         check_index_tensors(entries, bounds)
     if advanced:
         name = "IndexBackward0"
     return tuple(out), name, advanced
+
+
+def _integer_bounds(arr, n, late):
+    """Whether an index of an integer index array is out of [-n, n) (an empty array's or
+    another kind's: False), the array appended to `late` instead when it is a list."""
+    if arr.dtype.kind not in "iu" or not arr.size:
+        return False
+    if n == 0:  # (ATen's index kernel checks an empty dim before any index)
+        raise GradIndexError("index is out of bounds for dimension with size 0")
+    if late is None:
+        return _outside(arr, n)
+    late.append((arr, n))
+    return False
+
+
+def _outside(arr, n):
+    """Whether an index of the integer array is out of [-n, n)."""
+    return int(arr.max()) >= n or int(arr.min()) < -n  # (each reduced once)
 
 
 def _bool_0d(k):
@@ -210,14 +231,26 @@ def _int_or_none(v):
 def index(x, key, given=None):
     """x[key]; `given`: (dim, None) as select() was called (its node's _saved_dim)."""
     x = tensor_arg(x)
+    deferred: list = []
     try:
-        k, name, adv = _norm_key(key, x.data.shape, True)
+        k, name, adv = _norm_key(key, x.data.shape, True, deferred)
     except ScalarBoolKey:  # x[True], x[0, False]: PyTorch's two steps
         basic, advanced = split_bool_key(key, x.data.ndim)
         return index(index(x, basic), advanced)
-    if adv:
+    if not deferred:
+        if adv:
+            _check_index_size(k, x.data.shape, x.data.dtype.itemsize)
+        return _node_class(name).apply(x, key=k, adv=adv, given=given)
+    # one index array, its bounds left to NumPy's indexing: when it (or the memory cap's
+    # check) fails, an index out of bounds is PyTorch's error
+    try:
         _check_index_size(k, x.data.shape, x.data.dtype.itemsize)
-    return _node_class(name).apply(x, key=k, adv=adv, given=given)
+        return _node_class(name).apply(x, key=k, adv=adv, given=given)
+    except Exception:
+        err = out_of_bounds(deferred)
+        if err is not None:
+            raise err from None
+        raise
 
 
 @viewing
@@ -231,6 +264,9 @@ def slice_view(x, key, given=None):
 def _check_index_size(key, shape, itemsize):
     """Refuse an advanced index whose result is over the memory cap
     (`ones(1, 100000)[zeros(100000, dtype=long)]`), before NumPy makes it."""
+    if len(key) == 1 and type(key[0]) is np.ndarray and key[0].dtype.kind != "b":
+        check_alloc((key[0].size, math.prod(shape[1:])), itemsize)  # x[indices]
+        return
     adv, rest, dim = [], 1, 0
     n_real = sum(
         1

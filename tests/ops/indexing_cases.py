@@ -601,4 +601,30 @@ m = torch.tensor([[True, False, True, False, True, False]] * 4)
             ),
         ],
     ),
+    # ------------------------------ x[indices]: one index array, its bounds left to NumPy
+    (
+        "getitem/index_array_bounds",
+        _X
+        + """i = torch.tensor([1, -2, 0, 1])
+y = x[i]
+y
+(y * torch.arange(12.0).reshape(4, 3)).sum().backward()
+x.grad
+x[:, torch.tensor([[2, -3], [0, 1]])]
+x[torch.tensor([-1]), 1:]
+with torch.no_grad():
+    x[torch.tensor([1, 1])]
+""",
+    ),
+    *_errors(
+        _X,
+        [
+            ("getitem/err_index_array_high", "x[torch.tensor([0, 2, 5])]"),
+            ("getitem/err_index_array_low", "x[torch.tensor([-3, 0, -9])]"),
+            ("getitem/err_index_array_dim1", "x[0:1, torch.tensor([1, 5, 7])]"),
+            ("getitem/err_index_array_2d", "x[torch.tensor([[1, 0], [4, -9]])]"),
+            ("getitem/err_index_array_empty_dim", "torch.zeros(0, 3)[torch.tensor([0])]"),
+            ("getitem/err_index_array_no_grad", "with torch.no_grad():\n    x[torch.tensor([9])]"),
+        ],
+    ),
 ]

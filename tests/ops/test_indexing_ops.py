@@ -87,3 +87,14 @@ def test_chunk_pieces_are_chunks_pieces():
             grads.append((names, x.grad.data.tolist()))
         assert grads[0] == grads[1]
         assert grads[0][0][0][0] == "SplitBackward0"
+
+
+def test_index_array_bounds_before_memory_cap():
+    """x[indices] leaves one index array's bounds to NumPy's indexing: an index out of
+    bounds is still PyTorch's IndexError, before the memory cap refuses the result."""
+    src = "x = torch.zeros(2, 100000)\nidx = torch.full((100000,), 2)\nx[idx]\n"
+    r = run_inprocess(src)
+    assert r.returncode == 1
+    assert "IndexError: index 2 is out of bounds for dimension 0 with size 2" in r.stderr
+    r = run_inprocess(src.replace("full((100000,), 2)", "full((100000,), 1)"))
+    assert "LimitError" in r.stderr and "memory cap" in r.stderr
