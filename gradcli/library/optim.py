@@ -360,8 +360,12 @@ class SGD(Optimizer):
                 new = native.quick(kind, dt(-o["lr"]), g, p)
                 if new is not None:
                     return new
-        p, g = decayed(p, g, o, dt)
         m = o["momentum"]
+        if p.ndim and (dt is np.float64 or dt is np.float32):
+            got = _sgd_step(st, p, g, o, dt, m)
+            if got is not None:
+                return got
+        p, g = decayed(p, g, o, dt)
         if m:
             buf = st.get("momentum_buffer")
             if buf is None:
@@ -371,6 +375,23 @@ class SGD(Optimizer):
             st["momentum_buffer"] = buf
             g = add_alpha(g, buf, m, dt) if o["nesterov"] else buf
         return add_alpha(p, g, -o["lr"], dt)
+
+
+def _sgd_step(st, p, g, o, dt, m):
+    """SGD.update's step with weight decay or momentum by one compiled call
+    (native_optim.sgd: the same fused steps), or None (nothing kept)."""
+    lr, damp, wd = o["lr"], o["dampening"], o["weight_decay"]
+    if type(lr) not in _OPTION or type(m) not in _OPTION or type(damp) not in _OPTION:
+        return None
+    if type(wd) not in _OPTION:
+        return None
+    k4 = (dt(wd), dt(m), dt(1 - damp), dt(-lr))
+    got = native_optim.sgd(p, g, st.get("momentum_buffer"), k4, wd, m, o["nesterov"])
+    if got is None:
+        return None
+    if m:
+        st["momentum_buffer"] = got[1]
+    return got[0]
 
 
 def _sgd_number(st, p, g, o, single):

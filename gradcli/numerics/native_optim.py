@@ -12,7 +12,7 @@ import numpy as np
 
 from . import mkl, native
 from .mkl import address
-from .native import ADAM_PARAMS, D, F
+from .native import ADAM_PARAMS, SGD_PARAMS, D, F
 
 # (w, beta2, dtype) -> (the running averages' four constants as an array, its address)
 _consts: dict = {}
@@ -166,3 +166,59 @@ def _adam_apart(avg, sq, g, p, w, beta2, c, eps, value, sqrt, max_sq):
     fn = native.loaded().steps["adam_f" if dt is F else "adam_d"]
     fn(p.size, address(root), address(new_avg), address(p), address(new_p), at)
     return new_avg, new_sq, new_p, new_max
+
+
+#: per dtype char: sgd_step's kept call (native.SGD_PARAMS in an array, its address, the
+#: constants k)
+_sgd_calls: dict = {}
+_SGD_AT = {name: j for j, name in enumerate(SGD_PARAMS)}
+
+
+def sgd(p, g, buf, k4, decay, momentum, nesterov):
+    """(new p, new momentum buffer or None) of SGD's step with weight decay (`decay`) or
+    momentum as library/optim.py's SGD.update makes them (k4: weight_decay, momentum,
+    1 - dampening and -lr as values of p's dtype; buf the kept buffer, None before the
+    first step with momentum), by one compiled call; None where the loops are not loaded,
+    the arrays are not of one float dtype, shape and C layout, or a value needs NumPy's
+    emulation."""
+    lib = native.loaded()
+    if not lib:
+        return None
+    dt = p.dtype
+    shape = p.shape
+    if (
+        (dt is not D and dt is not F)
+        or g.dtype is not dt
+        or g.shape != shape
+        or not (g.flags.c_contiguous and p.flags.c_contiguous)
+    ):
+        return None
+    if buf is not None and (
+        buf.dtype is not dt or buf.shape != shape or not buf.flags.c_contiguous
+    ):
+        return None
+    n = p.size
+    call = _sgd_calls.get(dt.char)
+    if call is None:
+        params, k = np.zeros(len(SGD_PARAMS), np.int64), np.zeros(4, D)
+        params[_SGD_AT["k"]] = address(k)
+        call = _sgd_calls[dt.char] = (params, address(params), k)
+    params, at, k = call
+    k[0], k[1], k[2], k[3] = k4
+    new_p = np.empty(shape, dt)
+    p_at = address(new_p)
+    mode = 1 if decay else 0
+    if momentum:
+        new_buf = np.empty(shape, dt)
+        buf_out = address(new_buf)
+        mode |= 4 if buf is None else 2
+        if nesterov:
+            mode |= 8
+    else:
+        new_buf, buf_out = None, p_at  # (stored before p_out: overwritten)
+    g_at = address(g)
+    params[0:6] = (n, g_at, address(p), g_at if buf is None else address(buf), p_at, buf_out)
+    params[7] = mode
+    if lib.sgd_step[dt.char](at):
+        return None
+    return new_p, new_buf

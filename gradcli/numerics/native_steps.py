@@ -221,3 +221,60 @@ def _fabs(ir, mod):
         dbl = ir.DoubleType()
         g = ir.Function(mod, ir.FunctionType(dbl, [dbl]), name="llvm.fabs.f64")
     return g
+
+
+def sgd_step_ir(ir, mod, name, single, order):
+    """i64 NAME(i64* params): SGD's step of a parameter with weight decay or momentum in
+    one call (its parameters' names in their order in the array: `order`,
+    native.SGD_PARAMS), each `add_` a fused step of the dtype as library/optim.py's
+    SGD.update makes them: g1 = fma(wd, p, g) with weight decay (mode bit 1), else g; with
+    momentum the buffer fma(1 - dampening, g1, buf * momentum) (bit 2, the product in T)
+    or g1 itself (bit 4: the first step), and with nesterov (bit 8) the step's gradient
+    fma(momentum, new buffer, g1), else the buffer; then p_out = fma(-lr, that, p).
+    buf_out gets the new buffer (without momentum give it p_out's address: p_out is
+    stored after it).  k = (wd, momentum, 1 - dampening, -lr) as values of T.  Returns
+    how many values a fused step flagged (then the caller computes the whole step with
+    NumPy)."""
+    dbl, i64 = ir.DoubleType(), ir.IntType(64)
+    t = ir.FloatType() if single else dbl
+    pt = ir.PointerType(t)
+    fn = ir.Function(mod, ir.FunctionType(i64, [ir.PointerType(i64)]), name)
+    fn.args[0].add_attribute("noalias")
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    raw = {key: b.load(b.gep(fn.args[0], [ir.Constant(i64, j)])) for j, key in enumerate(order)}
+    n, mode = raw["n"], raw["mode"]
+    ptr = {key: b.inttoptr(raw[key], pt) for key in ("g", "p", "buf", "p_out", "buf_out")}
+    pk = b.inttoptr(raw["k"], ir.PointerType(dbl))
+    wd, m, damp, lr = (b.load(b.gep(pk, [ir.Constant(i64, j)])) for j in range(4))
+    tm = b.fptrunc(m, t) if single else m
+
+    def on(bit):
+        return b.icmp_unsigned("!=", b.and_(mode, ir.Constant(i64, bit)), ir.Constant(i64, 0))
+
+    decay, running, first, nesterov = on(1), on(2), on(4), on(8)
+    moving = b.or_(running, first)
+
+    def body(b, i):
+        g, p, buf = (b.load(b.gep(ptr[key], [i])) for key in ("g", "p", "buf"))
+
+        def wide(v):
+            return b.fpext(v, dbl) if single else v
+
+        def step(x, y, z, when):
+            emit = Emit(ir, mod, b)
+            r = (emit.fma32 if single else emit.fma64)(x, wide(y), wide(z))
+            return r, b.and_(when, emit.bad)
+
+        g1, bad = step(wd, p, g, decay)
+        g1 = b.select(decay, g1, g)
+        run, bad2 = step(damp, g1, b.fmul(buf, tm), running)
+        new_buf = b.select(running, run, g1)
+        nest, bad3 = step(m, new_buf, g1, b.and_(moving, nesterov))
+        g2 = b.select(moving, b.select(nesterov, nest, new_buf), g1)
+        new_p, bad4 = step(lr, g2, p, ir.Constant(ir.IntType(1), 1))
+        b.store(new_buf, b.gep(ptr["buf_out"], [i]))
+        b.store(new_p, b.gep(ptr["p_out"], [i]))
+        return b.or_(b.or_(bad, bad2), b.or_(bad3, bad4))
+
+    b, bad = _counted_loop(ir, fn, b, n, body, "sgd")
+    b.ret(bad)
