@@ -894,6 +894,40 @@ case(
 )
 
 case(
+    "utils/clip_float64_and_mixed_grads",
+    """
+    import torch
+    from torch import nn
+    _ = torch.manual_seed(5)
+    net = nn.Sequential(nn.Linear(4, 6), nn.ReLU(), nn.Linear(6, 1)).double()
+    extra = torch.randn(3, dtype=torch.float32, requires_grad=True)
+    params = list(net.parameters()) + [extra]
+    opt = torch.optim.SGD(params, lr=0.1, momentum=0.5, weight_decay=0.01, nesterov=True)
+    x = torch.randn(10, 4, dtype=torch.float64)
+    for step in range(6):
+        opt.zero_grad()
+        loss = (net(x) ** 2).mean() * (10.0 ** (step % 3)) + (extra.double() ** 2).sum()
+        loss.backward()
+        for mx, nt in ((0.7, 2.0), (float("inf"), 2.0), (0.3, 1.0), (2.0, float("inf"))):
+            n = torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm=mx, norm_type=nt)
+            print(step, n.item(), n.dtype)
+        total = torch.nn.utils.get_total_norm([p.grad for p in params])
+        torch.nn.utils.clip_grads_with_norm_(params, 0.25, total)
+        opt.step()
+    print(net[0].weight.sum().item(), extra.tolist(), total.dtype)
+    print(net[2].bias, extra.grad)
+    w = torch.ones(3, dtype=torch.float64, requires_grad=True)
+    (w * 2).sum().backward()
+    torch.nn.utils.clip_grads_with_norm_([w], 1.0, torch.tensor(-1e-6, dtype=torch.float64))
+    print(w.grad)
+    torch.nn.utils.clip_grads_with_norm_([w], -0.0, torch.tensor(3.0, dtype=torch.float64))
+    print(w.grad)
+    torch.nn.utils.clip_grads_with_norm_([w], 1.0, torch.tensor(float("nan"), dtype=torch.float64))
+    print(w.grad)
+""",
+)
+
+case(
     "data/random_split_subset_dict_batches",
     """
     import torch

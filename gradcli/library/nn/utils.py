@@ -54,7 +54,7 @@ def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=Non
         return Tensor(np.array(0.0, dtype=context.current.default_float))
     norms = [vector_norm(t.data, p, None, False) for t in ts]
     dt = np.result_type(*norms)
-    total = np.asarray(vector_norm(np.stack([n.astype(dt) for n in norms]), p, None, False))
+    total = np.asarray(vector_norm(np.array(norms, dtype=dt), p, None, False))
     if error_if_nonfinite and not np.isfinite(total):
         raise GradRuntimeError(
             f"The total norm of order {p} for gradients from `parameters` is non-finite, so "
@@ -72,12 +72,32 @@ def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None):
     total = total_norm.data
     dt = total.dtype.type
     with np.errstate(all="ignore"):
-        coef = dt(1) / (total + dt(1e-6)) * dt(float(max_norm))  # (1 / x) * max_norm
-        coef = np.minimum(coef, dt(1.0))  # clamp(max=1.0): NaN stays NaN
+        coef = _coef64(total, max_norm) if dt is np.float64 else None
+        if coef is None:
+            coef = dt(1) / (total + dt(1e-6)) * dt(float(max_norm))  # (1 / x) * max_norm
+            coef = np.minimum(coef, dt(1.0))  # clamp(max=1.0): NaN stays NaN
         for g in grads:
-            np.multiply(g.data, coef.astype(g.data.dtype), out=g.data, casting="unsafe")
+            data = g.data
+            if data.dtype.type is np.float64 and type(coef) is float:
+                np.multiply(data, coef, out=data)
+            else:
+                c = np.asarray(coef, dtype=dt).astype(data.dtype)
+                np.multiply(data, c, out=data, casting="unsafe")
             versions.bump(g)
     return None
+
+
+def _coef64(total, max_norm):
+    """The clamped factor of a 0-d float64 total norm as a Python float (the same IEEE
+    double steps as the arrays': (1 / (total + 1e-6)) * max_norm, then min(., 1) where
+    a NaN stays NaN), or None where the sum is zero (a total norm given as -1e-6)."""
+    if total.ndim:
+        return None
+    den = float(total) + 1e-6
+    if den == 0.0:
+        return None
+    coef = 1.0 / den * float(max_norm)
+    return 1.0 if coef > 1.0 else coef
 
 
 def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
