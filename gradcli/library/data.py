@@ -20,6 +20,7 @@ from ..ops.creation import draws_from
 from ..ops.registry import FUNCTIONS
 from ..core.printing import show
 from . import samplers
+from .stdlib import LazyIterator
 
 
 class Dataset:
@@ -176,6 +177,13 @@ def _random_order(gen, n, fresh):
     sampling.randperm(gen, n)
 
 
+def _plain_dataset(d):
+    """Whether taking a dataset's items runs none of the program's code."""
+    while type(d) is Subset:
+        d = d.dataset
+    return type(d) is TensorDataset
+
+
 class DataLoader:
     """DataLoader(dataset, batch_size=1, shuffle=False, drop_last=False)."""
 
@@ -285,7 +293,20 @@ class DataLoader:
         if batch and not self.drop_last:
             yield collate(batch)
 
-    language_iter = __iter__
+    def language_plain(self):
+        """Whether gradcli's own code makes every batch (stdlib.plain_items: a loop over
+        the loader may be replayed): a TensorDataset (or a Subset of one), no sampler,
+        batch sampler or collate_fn of the program's."""
+        return (
+            self.collate_fn is None
+            and self.sampler is None
+            and self.batch_sampler is None
+            and _plain_dataset(self.dataset)
+        )
+
+    def language_iter(self):
+        return LazyIterator(self.__iter__(), "generator object", self.language_plain())
+
     language_len = __len__
     language_attrs = {
         "dataset": lambda d: d.dataset,

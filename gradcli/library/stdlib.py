@@ -25,7 +25,7 @@ import numpy as np
 
 from ..core.tensor import Tensor
 from . import numpy_ns, typing_ns
-from .values import BuiltinFunction, Module
+from .values import BuiltinFunction, Module, program_object
 
 
 class ListIterator:
@@ -121,11 +121,15 @@ def live(items, line=None, col=None):
 def plain_items(x):
     """Whether taking the items of x one at a time runs none of the program's code: a
     list, tuple, range, string, tensor or NumPy array, an iterator over values already
-    computed, or a plain LazyIterator (zip, enumerate, iter of such values)."""
+    computed, a plain LazyIterator (zip, enumerate, iter of such values), or a library
+    object whose class says so (`language_plain`: a DataLoader of a TensorDataset)."""
     t = type(x)
     if t is LazyIterator:
         return x.plain
-    return t in _PLAIN
+    if t in _PLAIN:
+        return True
+    plain = getattr(t, "language_plain", None)
+    return plain is not None and not program_object(x) and plain(x)
 
 
 def _lazy_next(it):

@@ -94,6 +94,48 @@ for x, k in zip(xs, range(6)):
     xs.append(x * 0.5)
 print(len(xs), w.grad)
 """,
+    # a DataLoader of a TensorDataset, shuffled, in a def called per epoch (the quickstart's
+    # shape), and one of a Subset from random_split, with drop_last
+    "loader_shuffled": _HEAD
+    + """from torch.utils.data import DataLoader, TensorDataset, random_split
+model = torch.nn.Sequential(torch.nn.Linear(3, 8), torch.nn.Tanh(), torch.nn.Linear(8, 1))
+opt = torch.optim.SGD(model.parameters(), lr=0.05)
+loss_fn = torch.nn.MSELoss()
+loader = DataLoader(TensorDataset(X, Y), batch_size=5, shuffle=True)
+train, _ = random_split(TensorDataset(X, Y), [40, 8])
+sub = DataLoader(train, batch_size=6, drop_last=True)
+def epoch(dl):
+    for batch, (xb, yb) in enumerate(dl):
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+        if batch % 4 == 0:
+            print(batch, loss.item())
+for t in range(4):
+    epoch(loader)
+    epoch(sub)
+print(model[0].weight)
+""",
+    # a Dataset of the program's class: its __getitem__ runs as each batch is made
+    "loader_program_dataset": _HEAD
+    + """from torch.utils.data import DataLoader, Dataset
+class Noisy(Dataset):
+    def __init__(self):
+        self.calls = 0
+    def __len__(self):
+        return 48
+    def __getitem__(self, i):
+        self.calls += 1
+        return X[i] * (1 + self.calls % 3), Y[i]
+ds = Noisy()
+for t in range(3):
+    for xb, yb in DataLoader(ds, batch_size=8):
+"""
+    + _STEP
+    + """    print(t, ds.calls, loss.item())
+print(w)
+""",
 }
 
 #: iterations replayed, at least
@@ -102,6 +144,7 @@ REPLAYED = {
     "enumerate_pairs": 20,
     "enumerate_rows": 20,
     "strict_and_iter": 30,
+    "loader_shuffled": 30,
 }
 
 
@@ -118,6 +161,6 @@ def test_loops_over_plain_iterators_are_replayed(name, least, monkeypatch):
     assert replayed_iterations(monkeypatch, PROGRAMS[name]) >= least
 
 
-@pytest.mark.parametrize("name", ["generator_runs_code", "map_runs_code"])
+@pytest.mark.parametrize("name", ["generator_runs_code", "map_runs_code", "loader_program_dataset"])
 def test_loops_over_the_programs_code_are_not_replayed(name, monkeypatch):
     assert replayed_iterations(monkeypatch, PROGRAMS[name]) == 0
