@@ -46,7 +46,7 @@ class PieceGrad(np.ndarray):
             for o in out:
                 if type(o) is PieceGrad:
                     o.open = False
-        return getattr(ufunc, method)(*args, **kw)
+        return super().__array_ufunc__(ufunc, method, *args, **kw)  # (on plain arrays)
 
 
 def plain(g):

@@ -900,6 +900,7 @@ class _Noise(Function):
 
     name = "Noise"  # (never a node: no tensor argument)
     draws = True
+    jvp = none("no tensor argument: its draws are constants, never a node")
 
     def forward(self, shape, p, dtype, order):
         if order is None:
