@@ -5,7 +5,6 @@ expression's errors, each operator guarded (see fast_tier.py)."""
 from __future__ import annotations
 
 import ast
-import copy
 
 from .parser import Token, Tree
 
@@ -42,12 +41,36 @@ def _pos(node):
     return getattr(node.meta, "line", None), getattr(node.meta, "column", None)
 
 
+#: the mark of a tree `at` placed whole (an attribute that compile() ignores)
+PLACED = "_placed"
+
+
 def at(node, line, col):
-    """node and the parts of it not placed yet, placed at (line, col)."""
-    for n in ast.walk(node):
-        if "lineno" in n._attributes and not hasattr(n, "lineno"):
+    """node and the parts of it not placed yet, placed at (line, col).
+
+    Each part `at` walks is marked PLACED: every part below it has its place, so a later
+    `at` of a tree holding it does not walk it again (trees are built bottom up, each
+    part placed as it is made: walking each whole tree again made compiling quadratic).
+    A placed tree is not given new parts afterwards (a new tree holds it instead)."""
+    stack = [node]
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    while stack:
+        n = pop()
+        if not isinstance(n, ast.AST):  # (None in a dict's keys, str in Global's names)
+            continue
+        d = n.__dict__
+        if PLACED in d:
+            continue
+        d[PLACED] = True
+        if "lineno" not in d and "lineno" in n._attributes:
             n.lineno = n.end_lineno = line
             n.col_offset = n.end_col_offset = col
+        for f in n._fields:
+            v = d.get(f)
+            if isinstance(v, list):
+                extend(v)
+            elif isinstance(v, ast.AST):
+                push(v)
     return node
 
 
@@ -213,8 +236,18 @@ def _op_key(op):
 
 
 def _copy(e):
-    """A second use of an argument expression (it is evaluated in one branch only)."""
-    return copy.deepcopy(e)
+    """A second use of an argument expression (it is evaluated in one branch only), or
+    of a tree or list of trees: each node new, its other values (names, constants,
+    places, PLACED) shared (copy.deepcopy of the same took much of a unit's compiling)."""
+    if isinstance(e, list):
+        return [_copy(x) for x in e]
+    if not isinstance(e, ast.AST):
+        return e
+    c = e.__class__()
+    d = c.__dict__
+    for k, v in e.__dict__.items():
+        d[k] = _copy(v) if isinstance(v, (ast.AST, list)) else v
+    return c
 
 
 def _known_int(e):

@@ -25,7 +25,6 @@ the errors of these operations (fast_support.fail)."""
 from __future__ import annotations
 
 import ast
-import copy
 from .calls import plain_name
 from .classes import HASH_PLAIN, NAMES_KEY, direct_name, fast_key, fast_lookup, plain_lookup
 from .expressions import _joined_text
@@ -43,7 +42,7 @@ from .fast_dispatch import (
     repr_returned,
     method_caller,
 )
-from .fast_ast import _op_key
+from .fast_ast import _copy, _op_key
 from .fast_dispatch import compare_method, compare_rest, inplace_rest, plain_first, refusal
 from .datamodel import _DUNDER
 from .fast_support import OWN_ATTR, augmented_op
@@ -940,10 +939,6 @@ def _placed(call, line, col):
     call.lineno = call.end_lineno = line
     call.col_offset = call.end_col_offset = col
     return call
-
-
-def _copy(e):
-    return copy.deepcopy(e)
 
 
 def _is(a, b):

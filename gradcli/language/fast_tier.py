@@ -32,7 +32,6 @@ is where the error is reported (fast_support.fail)."""
 from __future__ import annotations
 
 import ast
-import copy
 import re
 import warnings
 from types import CodeType, FunctionType
@@ -46,6 +45,7 @@ from .fast_ast import (
     _and,
     _BIN,
     _call,
+    _copy,
     _h,
     _is,
     _name,
@@ -542,14 +542,14 @@ def function_unit(comp, info, name, params, suite, plain=True):
                 checks, spec = [], body
             if recursive:  # (its calls of `name` call itself: it is the global `name`)
                 if not unchecked:
-                    self_spec, self_checks = copy.deepcopy(spec), copy.deepcopy(checks)
+                    self_spec, self_checks = _copy(spec), _copy(checks)
                 extra.append(
                     _self_fn_def(
                         FAST_DEF + name + SELF_CALLED,
                         params,
                         self_checks,
                         self_spec,
-                        copy.deepcopy(body),
+                        _copy(body),
                     )
                 )
                 checks = checks + [
