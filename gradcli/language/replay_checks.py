@@ -81,7 +81,7 @@ def checks_of(loads, read):
         elif (own is not None and v is own) or type(v) is Namespace:  # (a namespace
             # cannot be changed: the same object is the same functions)
             yield name, (load, 2, v, None, None, None, None)
-        elif own is None and (replay_pure(v) or through_state(v) is not None):
+        elif replay_pure(v) or through_state(v) is not None:
             # gradcli's own module, or one of the program's classes whose forward the loop
             # sees through (replay_through.py): the same object, in the same state (its
             # parameters, buffers, attributes; Module.replay_state; its program classes'
