@@ -203,6 +203,7 @@ def _sources_hash():
                 "native_pool.py",
                 "native_act.py",
                 "native_fma.py",
+                "native_softmax.py",
             )
         ),
     ):
@@ -275,6 +276,9 @@ KEPT = {"f": "kept_f", "d": "kept_d"}
 RELU = {"f": "relu_f", "d": "relu_d"}
 #: rows copied from strided places (a convolution's im2col columns), by element size
 ROWS = {4: "rows_4", 8: "rows_8"}
+#: softmax, log_softmax and their backward over the last dim (numerics/native_softmax.py)
+SOFTMAX = {(k, c): f"{k}_{c}" for k in ("softmax", "log_softmax", "softmax_bwd") for c in "fd"}
+SOFTMAX.update((("log_softmax_bwd", c), f"log_softmax_bwd_{c}") for c in "fd")
 LANES = 8
 
 
@@ -302,7 +306,6 @@ class _Kernels:
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 4)
         self.binary = {kind: sig(addrs[kind]) for kind in BINARY}
         self.binary.update((k, sig(addrs[k])) for names in ACT2.values() for k in names)
-        sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 4)
         self.fma32h = sig(addrs["fma32h"])
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, *[ctypes.c_void_p] * 5)
         self.chain32 = sig(addrs["chain32"])
@@ -322,6 +325,7 @@ class _Kernels:
         self.rows = {width: sig(addrs[name]) for width, name in ROWS.items()}
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, *[ctypes.c_int64] * 2, *[ctypes.c_void_p] * 3)
         self.chains = {char: sig(addrs[name]) for char, name in CHAINS.items()}
+        self.softmax = {key: sig(addrs[name]) for key, name in SOFTMAX.items()}
         sig = ctypes.CFUNCTYPE(
             ctypes.c_int64, *[ctypes.c_int64] * 3, *[ctypes.c_void_p] * 4, ctypes.c_int64
         )
@@ -344,6 +348,7 @@ class _Kernels:
         from .native_steps import adam_param_ir, adam_step_ir, moments_ir, sgd_step_ir
         from .native_sums import chunk_sums_ir, fma_chain_ir, sums_module
         from .native_pool import kept_ir, pool_max_ir, pool_scatter_ir, rows_ir
+        from .native_softmax import softmax_ir
 
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
@@ -387,6 +392,7 @@ class _Kernels:
                 kept_ir(ir, mod, name, char == "f", strict=True)
             for width, name in ROWS.items():
                 rows_ir(ir, mod, name, width)
+            softmax_ir(ir, mod, SOFTMAX)
             native_alloc.ir_functions(ir, mod)
             _chain_loop(ir, mod, "chain32")
             for char, name in CHAINS.items():
@@ -410,12 +416,9 @@ class _Kernels:
         names = [f"{k}_{t}" for k, t in LOOPS] + [*UNARY, *UNARY32, *BINARY, "fma32h", "chain32"]
         names += STEPS + ADAM + tuple(ADAM_STEP.values()) + tuple(SGD_STEP.values())
         names += [k for names in (*ACT1.values(), *ACT2.values()) for k in names]
-        names += SUMS.values()
-        names += CHAINS.values()
-        names += CHUNK_SUMS.values()
+        names += [*SUMS.values(), *CHAINS.values(), *CHUNK_SUMS.values()]
         names += [*POOL_MAX.values(), *POOL_SCATTER.values(), *KEPT.values(), *ROWS.values()]
-        names += RELU.values()
-        names += native_alloc.NAMES
+        names += [*RELU.values(), *SOFTMAX.values(), *native_alloc.NAMES]
         return engine, {name: engine.get_function_address(name) for name in names}
 
 

@@ -534,3 +534,36 @@ def batch_norm_input(shape, dtype, perm=None):
         spread(c, 105, -1.0, 1.0, dtype),
         spread(c, 106, 0.3, 1.3, dtype),
     )
+
+
+#: (rows, length) of softmax / log_softmax over the last dim, both dtypes, every length
+#: around the kernels' vectors (4 doubles, 8 floats) (numerics/floats/softmax64.py,
+#: sleef_explog.py and their compiled rows, numerics/native_softmax.py;
+#: tests/golden/softmax_rows.json)
+SOFTMAX_ROWS = [
+    (rows, d)
+    for d in (1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 31, 33, 100, 1000)
+    for rows in ((3, 40, 41) if d < 1000 else (3, 12, 41))
+]
+
+
+def softmax_rows_input(shape, dtype):
+    """(x, g): rows of values in [-1, 1] times a scale per row (0.01 to 300); with 41 rows,
+    some rows hold edge values (which the compiled rows hand to the emulation): -inf, a row of zeros and one -0, a row of -0s, a row whose
+    largest value is -0, a NaN, +inf, a row of -inf, a row of equal values, huge ones."""
+    rows, d = shape
+    x = spread(rows * d, 81, -1.0, 1.0, "float64").reshape(rows, d)
+    x = x * np.resize([0.01, 1.0, 30.0, 0.3, 300.0, 3.0, 0.1], rows)[:, None]
+    x = x.astype(dtype)
+    if rows == 41:
+        x[5, d // 2] = -np.inf
+        x[6], x[6, d - 1] = 0.0, -0.0
+        x[7] = -0.0
+        x[8] = -np.abs(x[8])
+        x[8, d // 3] = -0.0
+        x[9, d - 1] = np.nan
+        x[10, 0] = np.inf
+        x[11] = -np.inf
+        x[12] = 7.25
+        x[13, :] = spread(d, 83, -3e37, 3e37, dtype)
+    return x, spread(rows * d, 84, -1.0, 1.0, dtype).reshape(shape)

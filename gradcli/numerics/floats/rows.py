@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import native
+from ..mkl import address
+
 #: rows at most this long are reduced down their columns (beyond, one operation per
 #: column costs more than NumPy's reduction along the rows)
 MAX_COLUMNS = 32
@@ -47,3 +50,28 @@ def lanes(a, width):
     for lane in range(d - nv * width):
         acc[lane] = acc[lane] + a[:, nv * width + lane]
     return acc
+
+
+def compiled(kind, a, b=None):
+    """The compiled loop KIND of numerics/native_softmax.py (softmax or log_softmax over the
+    last dim, or their backward of the gradient a and the output b) of the float32 or
+    float64 array a, as a fresh array of its shape, or None where the loops are not loaded
+    (or should not be yet) or a value needs the emulation (the caller's, the same bits)."""
+    dt = a.dtype
+    if dt.char not in "fd" or not a.size or b is not None and (b.dtype != dt or b.shape != a.shape):
+        return None
+    lib = native.ready(a.size)
+    if lib is None:
+        return None
+    a = np.ascontiguousarray(a)
+    d = a.shape[-1]
+    if b is not None:
+        b = np.ascontiguousarray(b)
+    elif kind == "log_softmax":  # its scratch: the rows' sums (whole vectors) and maxima
+        b = np.empty(2 * (a.size // d + 7), dt)
+    else:
+        b = a
+    out = np.empty(a.shape, dt)
+    if lib.softmax[kind, dt.char](a.size // d, d, address(a), address(b), address(out)):
+        return None
+    return out

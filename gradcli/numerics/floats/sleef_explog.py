@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import native
-from .rows import by_columns, lanes, row_max
+from .rows import by_columns, compiled, lanes, row_max
 from .sleef_pow import (
     F,
     _I,
@@ -154,6 +154,9 @@ def row_sums(a):
 def log_softmax_lastdim(x):
     """PyTorch's float32 log_softmax over the last dim (_vec_log_softmax_lastdim):
     (x - max) - log(sum(exp(x - max))) with SLEEF's exp and log."""
+    got = compiled("log_softmax", x)  # (one compiled pass, the same bits)
+    if got is not None:
+        return got
     rows = x.reshape(-1, x.shape[-1]) if x.ndim != 2 else x
     s = rows - row_max(rows)
     out = s - logf(row_sums(expf(s)))[:, None]
@@ -162,6 +165,9 @@ def log_softmax_lastdim(x):
 
 def log_softmax_backward_lastdim(g, out):
     """grad - exp(out) * sum(grad) over the last dim, the product and difference fused."""
+    got = compiled("log_softmax_bwd", g, out)  # (one compiled pass, the same bits)
+    if got is not None:
+        return got
     d = out.shape[-1]
     g2, o2 = g.reshape(-1, d), out.reshape(-1, d)
     e = expf(o2)
@@ -175,6 +181,9 @@ def log_softmax_backward_lastdim(g, out):
 def softmax_lastdim(x):
     """PyTorch's float32 softmax over the last dim (_vec_softmax_lastdim):
     exp(x - max) (SLEEF) times 1 / its sum (vec::reduce_all's order)."""
+    got = compiled("softmax", x)  # (one compiled pass, the same bits)
+    if got is not None:
+        return got
     rows = x.reshape(-1, x.shape[-1])
     e = expf(rows - row_max(rows))
     return (e * (F(1) / row_sums(e))[:, None]).reshape(x.shape)
@@ -182,6 +191,9 @@ def softmax_lastdim(x):
 
 def softmax_backward_lastdim(g, out):
     """out * (grad - sum(grad * out)) over the last dim, the sum in reduce_all's order."""
+    got = compiled("softmax_bwd", g, out)  # (one compiled pass, the same bits)
+    if got is not None:
+        return got
     d = out.shape[-1]
     g2, o2 = g.reshape(-1, d), out.reshape(-1, d)
     return (o2 * (g2 - row_sums(np.ascontiguousarray(g2 * o2))[:, None])).reshape(out.shape)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .fma import fma
-from .rows import by_columns, lanes, row_max
+from .rows import by_columns, compiled, lanes, row_max
 from .sleef_u10 import sleef_log
 from .torch_exp import expd
 
@@ -56,6 +56,9 @@ def _rows(x):
 
 def log_softmax_lastdim(x):
     """(x - max) - log(sum(exp(x - max)))."""
+    got = compiled("log_softmax", x)  # (one compiled pass, the same bits)
+    if got is not None:
+        return got
     rows = _rows(x)
     s = rows - row_max(rows)
     return (s - sleef_log(row_sums(expd(s)))[:, None]).reshape(x.shape)
@@ -63,6 +66,9 @@ def log_softmax_lastdim(x):
 
 def log_softmax_backward_lastdim(g, out):
     """g - exp(out) * sum(g), the product and difference one fused multiply-add."""
+    got = compiled("log_softmax_bwd", g, out)  # (one compiled pass, the same bits)
+    if got is not None:
+        return got
     g2, o2 = _rows(np.asarray(g, np.float64)), _rows(out)
     e = expd(o2)
     s = row_sums(np.ascontiguousarray(g2))
@@ -74,6 +80,9 @@ def log_softmax_backward_lastdim(g, out):
 
 def softmax_lastdim(x):
     """exp(x - max) times 1 / its sum."""
+    got = compiled("softmax", x)  # (one compiled pass, the same bits)
+    if got is not None:
+        return got
     rows = _rows(x)
     e = expd(rows - row_max(rows))
     return (e * (1.0 / row_sums(e))[:, None]).reshape(x.shape)
@@ -81,5 +90,8 @@ def softmax_lastdim(x):
 
 def softmax_backward_lastdim(g, out):
     """out * (g - sum(g * out))."""
+    got = compiled("softmax_bwd", g, out)  # (one compiled pass, the same bits)
+    if got is not None:
+        return got
     g2, o2 = _rows(np.asarray(g, np.float64)), _rows(out)
     return (o2 * (g2 - row_sums(np.ascontiguousarray(g2 * o2))[:, None])).reshape(out.shape)
