@@ -297,7 +297,7 @@ class _Kernels:
             got = self._compile(path, stamp)
         self.code, addrs = got  # (kept: the memory the loops live in)
         sig = ctypes.CFUNCTYPE(
-            ctypes.c_int64, *[ctypes.c_int64] * 2, *[ctypes.c_void_p] * 5, *[ctypes.c_int64] * 6
+            ctypes.c_int64, *[ctypes.c_int64] * 2, *[ctypes.c_void_p] * 5, *[ctypes.c_int64] * 10
         )
         self.fns = {(kind, types): sig(addrs[f"{kind}_{types}"]) for kind, types in LOOPS}
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 3)
@@ -639,21 +639,8 @@ def fused(lib, kind, a, b, c):
     tc, xc, sc = _operand(c, shape, f32)
     out = np.empty(shape, F if f32 else D)
     flags = np.empty(shape, np.bool_)
-    k = lib.fns[kind, tb + tc](
-        1,
-        n,
-        address(xa),
-        address(xb),
-        address(xc),
-        address(out),
-        address(flags),
-        sa,
-        sb,
-        sc,
-        0,
-        0,
-        0,
-    )
+    at = (address(xa), address(xb), address(xc), address(out), address(flags))
+    k = lib.fns[kind, tb + tc](1, n, *at, sa, sb, sc, 0, 0, 0, 1, 0, 0, 0)
     return out, (flags if k else None)
 
 
@@ -685,7 +672,7 @@ def quick(kind, a, b, c):
     Python, NumPy double or float scalar (a float32 one kept a float for fma32's b and
     c).  Arrays of the step's shape, C-contiguous, or of one value take the plain walk;
     others (broadcast from fewer or one-sized dims, or strided views) are walked where
-    their dims fold into two (`native_fma.walk`, as TensorIterator coalesces them): each value is
+    their dims fold into three (`native_fma.walk`, as TensorIterator coalesces them): each value is
     its own fused step, so any walk gives the same bits.  None when the loops are not
     loaded, an operand is not such, the shapes do not broadcast or fold, all are numbers
     or 0-d arrays (`fma` rounds their exact value), or a value is flagged (the caller's
@@ -739,7 +726,8 @@ def quick(kind, a, b, c):
         walk = native_fma.walk(ops)
         if walk is None:
             return None
-        shape, rows, cols, strides, row_strides = walk
+        shape, planes, per, cols, strides, row_strides, plane_strides = walk
+        rows = planes * per
         n = rows * cols
     else:
         if shape is None:
@@ -752,6 +740,7 @@ def quick(kind, a, b, c):
         for s in shape:
             n *= s
         rows, cols, row_strides = 1, n, (0, 0, 0)
+        per, plane_strides = 1, (0, 0, 0)
     out = np.empty(shape, F if f32 else D)
     if not n:
         return out
@@ -762,7 +751,9 @@ def quick(kind, a, b, c):
     xa, xb, xc = addrs
     sa, sb, sc = strides
     ra, rb, rc = row_strides
-    if lib.fns[kind, types](rows, cols, xa, xb, xc, address(out), q["at"], sa, sb, sc, ra, rb, rc):
+    qa, qb, qc = plane_strides
+    fn = lib.fns[kind, types]
+    if fn(rows, cols, xa, xb, xc, address(out), q["at"], sa, sb, sc, ra, rb, rc, per, qa, qb, qc):
         return None
     return out
 

@@ -1,9 +1,9 @@
 """The compiled fused multiply-add step (`numerics/native.py` compiles it with its other
 loops and calls it: `fused`, `quick`) and the walk of its operands.
 
-The loop runs over rows of columns, each operand read at its own row and column strides
+The loop runs over planes of rows of columns, each operand read at its own strides
 (in elements; 0 broadcasts), the result C-ordered: the shapes and strides of any operands
-whose dims fold into two, as TensorIterator coalesces them (`walk`), a (C,) scale against
+whose dims fold into three, as TensorIterator coalesces them (`walk`), a (C,) scale against
 (N, C) rows, a column against a matrix, a transposed or sliced view.  Each value's step
 is its own, so the walk changes no bit.  Only `llvmlite.ir` objects are made here."""
 
@@ -14,18 +14,20 @@ from .native_sleef import Emit
 
 def loop_ir(ir, mod, kind, types):
     """i64 KIND_TYPES(i64 rows, i64 cols, a*, b*, c*, out*, i8* flag, i64 sa, i64 sb,
-    i64 sc, i64 ra, i64 rb, i64 rc): out[r*cols + k] = the fused step of a[r*ra + k*sa],
-    b[r*rb + k*sb], c[r*rc + k*sc] (strides in elements; a stride of 0 broadcasts),
-    flag[r*cols + k] = 1 where the emulation must decide; returns how many are flagged."""
+    i64 sc, i64 ra, i64 rb, i64 rc, i64 per, i64 qa, i64 qb, i64 qc): for each row r
+    (its plane q = r / per and its row in the plane i = r % per), out[r*cols + k] = the
+    fused step of a[q*qa + i*ra + k*sa], b[...], c[...] (strides in elements; a stride
+    of 0 broadcasts), flag[r*cols + k] = 1 where the emulation must decide; returns how
+    many are flagged."""
     dbl, flt, i64, i8 = ir.DoubleType(), ir.FloatType(), ir.IntType(64), ir.IntType(8)
     elems = [dbl] + [flt if t == "f" else dbl for t in types]
     out_t = ir.PointerType(dbl if kind == "fma64" else flt)
     fnty = ir.FunctionType(
         i64,
-        [i64, i64, *(ir.PointerType(e) for e in elems), out_t, ir.PointerType(i8)] + [i64] * 6,
+        [i64, i64, *(ir.PointerType(e) for e in elems), out_t, ir.PointerType(i8)] + [i64] * 10,
     )
     fn = ir.Function(mod, fnty, name=f"{kind}_{types}")
-    rows, cols, pa, pb, pc, po, pf, sa, sb, sc, ra, rb, rc = fn.args
+    rows, cols, pa, pb, pc, po, pf, sa, sb, sc, ra, rb, rc, per, qa, qb, qc = fn.args
     for p in (pa, pb, pc, po, pf):
         p.add_attribute("noalias")
     blocks = ("entry", "outer", "inner", "next", "done")
@@ -39,7 +41,11 @@ def loop_ir(ir, mod, kind, types):
     cnt_r = b.phi(i64)
     r.add_incoming(zero, entry)
     cnt_r.add_incoming(zero, entry)
-    bases = [b.gep(p, [b.mul(r, st)]) for p, st in zip((pa, pb, pc), (ra, rb, rc))]
+    q, i_r = b.sdiv(r, per), b.srem(r, per)
+    bases = [
+        b.gep(p, [b.add(b.mul(q, qs), b.mul(i_r, st))])
+        for p, st, qs in zip((pa, pb, pc), (ra, rb, rc), (qa, qb, qc))
+    ]
     po_r = b.gep(po, [b.mul(r, cols)])
     pf_r = b.gep(pf, [b.mul(r, cols)])
     b.branch(inner)
@@ -90,12 +96,13 @@ def walk(arrays):
 
 
 def _walk(arrays):
-    """(shape, rows, cols, strides, row strides) of the step over `arrays` broadcast
-    together: the result's C-ordered values walked as rows of cols, each operand read at
-    row * its row stride + col * its stride (in elements), or None where the shapes do
-    not broadcast or more than two dims are left once the one-sized ones are dropped and
-    each pair of neighbours that every operand steps through as one is folded into one
-    (TensorIterator's coalescing)."""
+    """(shape, planes, rows, cols, strides, row strides, plane strides) of the step over
+    `arrays` broadcast together: the result's C-ordered values walked as planes of rows
+    of cols, each operand read at plane * its plane stride + row * its row stride + col
+    * its stride (in elements), or None where the shapes do not broadcast or more than
+    three dims are left once the one-sized ones are dropped and each pair of neighbours
+    that every operand steps through as one is folded into one (TensorIterator's
+    coalescing)."""
     nd = 0
     for x in arrays:
         if x.ndim > nd:
@@ -133,12 +140,10 @@ def _walk(arrays):
                 dims[-1] = (inner * m, ist)
                 continue
         dims.append((m, st))
-    if len(dims) > 2:
+    if len(dims) > 3:
         return None
-    if not dims:
-        return tuple(shape), 1, 1, (0, 0, 0), (0, 0, 0)
-    cols, st = dims[0]
-    if len(dims) == 1:
-        return tuple(shape), 1, cols, tuple(st), (0, 0, 0)
-    rows, rst = dims[1]
-    return tuple(shape), rows, cols, tuple(st), tuple(rst)
+    none = (0, 0, 0)
+    while len(dims) < 3:
+        dims.append((1, none))
+    (cols, st), (rows, rst), (planes, pst) = dims
+    return tuple(shape), planes, rows, cols, tuple(st), tuple(rst), tuple(pst)

@@ -271,9 +271,9 @@ def test_adams_whole_step_takes_only_its_arrays():
 @pytest.mark.parametrize("dt", [np.float32, np.float64])
 def test_broadcast_and_strided_operands_are_walked(dt):
     """Operands broadcast from fewer or one-sized dims, and strided views (transposed,
-    sliced, reversed, broadcast_to's zero strides), are walked in two dims by `quick`
-    itself (not declined) and give the emulation's bits; dims that do not fold into two
-    are declined (the general step takes them)."""
+    sliced, reversed, broadcast_to's zero strides), are walked in up to three dims by
+    `quick` itself (not declined) and give the emulation's bits; dims that do not fold
+    into three are declined (the general step takes them)."""
     rng = np.random.default_rng(11 + (dt is np.float32))
     kind = "fma32" if dt is np.float32 else "fma64"
     x = _values(rng, 6 * 9, dt, 3).reshape(6, 9)
@@ -288,6 +288,8 @@ def test_broadcast_and_strided_operands_are_walked(dt):
         (x[::-1], np.broadcast_to(col, (6, 9)), x),  # reversed rows, zero strides
         (x.reshape(2, 3, 9), col, x.reshape(2, 3, 9)),  # leading dims folded
         (x[:1], col, x),  # a one-sized dim of an operand of more than one value
+        (x.reshape(2, 3, 9), row[:3].reshape(1, 3, 1), dt(0.25)),  # (N, C, L): per channel
+        (x.reshape(2, 3, 9)[:, ::-1], col, row[:3].reshape(1, 3, 1)),
     )
     for a, b, c in cases:
         a64 = a.astype(np.float64) if dt is np.float32 else a
@@ -297,9 +299,9 @@ def test_broadcast_and_strided_operands_are_walked(dt):
             ref = fm.fma(a64, b, c, dt)
         _same(got, ref)
         _same(*_both(fm.fma, a, b, c, dt))
-    # three dims that do not fold, and shapes that do not broadcast: declined
-    cube = _values(rng, 2 * 3 * 4, dt, 3).reshape(2, 3, 4)
-    assert native.quick(kind, cube, _values(rng, 3, dt, 3).reshape(3, 1), cube) is None
+    # four dims that do not fold, and shapes that do not broadcast: declined
+    cube = _values(rng, 2 * 3 * 4 * 5, dt, 3).reshape(2, 3, 4, 5)
+    assert native.quick(kind, cube, _values(rng, 12, dt, 3).reshape(3, 1, 4, 1), cube) is None
     assert native.quick(kind, x, _values(rng, 6, dt, 3), x) is None
     # an empty step
     e = np.zeros((0, 9), dt)
