@@ -9,10 +9,9 @@ method_call)."""
 from __future__ import annotations
 
 import ast
-import copy
 
 
-from .fast_ast import Unsupported, _and, _call, _h, _is, _name, _or, at
+from .fast_ast import Unsupported, _copy, _and, _call, _h, _is, _name, _or, at
 from .parser import Tree
 from .classes import HASH_PLAIN, hash_plain_class
 
@@ -88,7 +87,7 @@ class FastBuiltinCalls:
             return None, ast.NamedExpr(target=_name(f, ast.Store()), value=fn)
         names = [self.tmp() for _ in parts]
         computed = [
-            ast.NamedExpr(target=_name(n, ast.Store()), value=copy.deepcopy(p))
+            ast.NamedExpr(target=_name(n, ast.Store()), value=_copy(p))
             for n, p in zip(names, parts)
         ]
         key = f"site_{name}_{self.tmp()[2:]}"
@@ -97,7 +96,7 @@ class FastBuiltinCalls:
             _h("plain_call" if self.info is None else "frame_call"),
             _name(f),
             ast.Tuple(elts=[_name(n) for n in names], ctx=ast.Load()),
-            copy.deepcopy(fname),
+            _copy(fname),
             ast.Constant(line),
             ast.Constant(col),
         )
@@ -156,9 +155,7 @@ class FastBuiltinCalls:
         bf, form = builtin
         fn = summed(self.comp.builtins.get("sum"), "sum", line, col)
         run = self.const(fn, f"summed_{self.tmp()[2:]}")
-        call = _call(
-            run, made, items, _h("gv"), _h("gs"), _h("builtins"), *map(copy.deepcopy, parts[1:])
-        )
+        call = _call(run, made, items, _h("gv"), _h("gs"), _h("builtins"), *map(_copy, parts[1:]))
         limit = _attr(_attr(_attr(_h("context"), "current"), "limits"), "max_steps")
         test = _is(limit, ast.Constant(None))
         return bf, at(ast.IfExp(test=test, body=at(call, line, col), orelse=form), line, col)
@@ -181,36 +178,36 @@ class FastBuiltinCalls:
         for t, site in method_sites(attr, len(names), line, col):
             call = _call(
                 self.const(site, f"method_{t.__name__}_{attr}_{self.tmp()[2:]}"),
-                _name(o.id) if isinstance(o, ast.Name) else copy.deepcopy(o),
-                *[copy.deepcopy(n) for n in names],
+                _name(o.id) if isinstance(o, ast.Name) else _copy(o),
+                *[_copy(n) for n in names],
             )
             out = ast.IfExp(
-                test=_is(copy.deepcopy(ty), self.const(t, "type_" + t.__name__)),
-                body=_answered(self, call, copy.deepcopy(general)),
+                test=_is(_copy(ty), self.const(t, "type_" + t.__name__)),
+                body=_answered(self, call, _copy(general)),
                 orelse=out,
             )
         op = torch_site(attr, line, col)  # (None unless attr is a pure op's name)
         if op is not None:
             call = _call(
                 self.const(op, f"torch_{attr}_{self.tmp()[2:]}"),
-                _name(o.id) if isinstance(o, ast.Name) else copy.deepcopy(o),
-                *[copy.deepcopy(n) for n in names],
+                _name(o.id) if isinstance(o, ast.Name) else _copy(o),
+                *[_copy(n) for n in names],
             )
             out = ast.IfExp(
-                test=_is(copy.deepcopy(ty), self.const(TORCH_MODULE, "TorchModule")),
-                body=_answered(self, call, copy.deepcopy(general)),
+                test=_is(_copy(ty), self.const(TORCH_MODULE, "TorchModule")),
+                body=_answered(self, call, _copy(general)),
                 orelse=out,
             )
         if attr[:1] != "_":
             site = module_site(attr, line, col)
             call = _call(
                 self.const(site, f"module_{attr}_{self.tmp()[2:]}"),
-                _name(o.id) if isinstance(o, ast.Name) else copy.deepcopy(o),
-                *[copy.deepcopy(n) for n in names],
+                _name(o.id) if isinstance(o, ast.Name) else _copy(o),
+                *[_copy(n) for n in names],
             )
             out = ast.IfExp(
-                test=_is(copy.deepcopy(ty), self.const(MODULE, "StdModule")),
-                body=_answered(self, call, copy.deepcopy(general)),
+                test=_is(_copy(ty), self.const(MODULE, "StdModule")),
+                body=_answered(self, call, _copy(general)),
                 orelse=out,
             )
         return at(out, line, col)
@@ -242,13 +239,11 @@ class FastBuiltinCalls:
             ),
         )
         py = ast.Compare(
-            left=copy.deepcopy(a2),
+            left=_copy(a2),
             ops=[ast.In() if op == "in" else ast.NotIn()],
-            comparators=[copy.deepcopy(b2)],
+            comparators=[_copy(b2)],
         )
-        return ast.IfExp(
-            test=test, body=py, orelse=_call(fallback, copy.deepcopy(a2), copy.deepcopy(b2))
-        )
+        return ast.IfExp(test=test, body=py, orelse=_call(fallback, _copy(a2), _copy(b2)))
 
     def iterated(self, items):
         """The items a `for` loop goes through (iteration.iterate): a list, tuple, string,

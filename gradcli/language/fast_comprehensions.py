@@ -15,13 +15,12 @@ placed by fast_support.fail at the instruction that raised them."""
 from __future__ import annotations
 
 import ast
-import copy
 
 from .parser import Tree
 
 from ..runtime.limits import check_items
 from ..library.stdlib import LazyIterator
-from .fast_ast import Unsupported, _and, _call, _h, _is, _known_int, _name, _or, _pos, at
+from .fast_ast import Unsupported, _copy, _and, _call, _h, _is, _known_int, _name, _or, _pos, at
 from .fast_items import hashable
 from .fast_support import PASS_ON
 from .fast_types import SMALL
@@ -286,7 +285,7 @@ def _build(em, kind, elts, steps, var, where, target=None, inline=False):
         em.ints = ints
         em.small_vars = ints if small else frozenset()
         head = em.stores(target, _name(var)) if target is not None else []
-        head += copy.deepcopy(each) if counting else []
+        head += _copy(each) if counting else []
         body = []  # (the element's statements: in the innermost clause, _nest)
         out = _name("@out")
         if kind == "genexp":

@@ -33,7 +33,6 @@ closure compiler runs for them, with its evaluation order and its errors' places
 from __future__ import annotations
 
 import ast
-import copy
 
 import sys
 
@@ -48,7 +47,7 @@ from .exceptions import public_type
 from .fast_try import caught
 from .arity import BareName, MethodName
 from .classes import Super, direct_name, plain_class_attr
-from .fast_ast import Unsupported, _call, _h, _name, _pos, at
+from .fast_ast import Unsupported, _copy, _call, _h, _name, _pos, at
 from .fast_support import framed as in_frames
 from .functions import BoundUserMethod, UserFunction
 from .invoke import call, call_failed
@@ -298,7 +297,7 @@ class FastForms:
                 ]
                 inside = [
                     ast.If(
-                        test=ast.UnaryOp(op=ast.Not(), operand=copy.deepcopy(early)),
+                        test=ast.UnaryOp(op=ast.Not(), operand=_copy(early)),
                         body=[ast.Assign(targets=[self.store_target(alias.value)], value=_name(v))],
                         orelse=[],
                     )
