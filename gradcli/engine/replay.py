@@ -210,12 +210,15 @@ def release(shadows, loose):
         shadows[k].saved = ()
 
 
-def adopt_sources(node, i, t, base=None):
+def adopt_sources(node, i, t, base=None, remake=None):
     """The Tensor t now stands for saved value i of `node` (a shadow had no Tensor for
     it): version checks and PyTorch's saved-tensor views see it as apply made it; `base`:
     the tensor whose storage t views (they share a version counter, as `viewing` makes
-    them)."""
-    if base is not None:
+    them); `remake(base)` making t from base: t is then one of base's views, as
+    `viewing` records them (an in-place change of base gives it AsStridedBackward0)."""
+    if remake is not None and getattr(t, "view_of", None) is None:
+        versions.link_view(t, base, remake)
+    elif base is not None:
         versions.share(t, base)
     srcs = list(node.saved_src)
     srcs[i] = t

@@ -539,11 +539,16 @@ class Run:
             stores[name](self.s, t)  # (after its node)
             plans[id(shadows)] = plan
         for shadows in order:
-            for j, i, src, base in plans[id(shadows)].adopt:  # saved values that are
+            for j, i, src, base in (plan := plans[id(shadows)]).adopt:  # saved values that are
                 node = shadows[j]  # ops' outputs
                 if getattr(node, "saved_src", None) is not None and node.saved:
+                    remake = plan.remakes.get(src)
                     engine.adopt_sources(
-                        node, i, _tensor(made, shadows, src, node.saved[i], numbers), base
+                        node,
+                        i,
+                        _tensor(made, shadows, src, node.saved[i], numbers),
+                        base,
+                        remake and _remake(*remake),
                     )
         # (a set no value came from is no one's: kept, its forwards' fields set)
         self.sets = [None if any(x is o for o in order) else x for x in self.sets]

@@ -32,7 +32,7 @@ from .replay_through import held as _held, unsafe_globals
 
 from .replay_records import AS_COMPILED, ASSIGN, BACKWARD, CALL, CHECK
 from .replay_records import AsCompiled, Assign, Backward, Check, Noted
-from .replay_records import GUARD, Guard, NotedStep, Step, plain
+from .replay_records import APPEND, GUARD, ITEM, Guard, NotedStep, Step, plain
 from .replay_steps import taking
 from .replay_checks import Fail, checks_of, compiled_call, keeps, kinds, namespaces, once
 from .replay_updates import block_item, bookkeeping_item, zero_grad
@@ -68,6 +68,7 @@ class Plan:
         "steady",
         "moving",
         "views",
+        "remakes",
         "names",
         "draws",
         "key",
@@ -96,6 +97,7 @@ def plan(body, seen, notes):
     backward = False
     viewof = {}  # op index -> the variable's tensor whose storage its output views
     opview = {}  # op index -> (the op whose output its output views, class, parameters)
+    remakes = {}  # op index of a view of a variable's tensor -> (its class, parameters)
     calls = False  # a method call runs as compiled: checks again before an assignment
     through = {}  # the globals functions seen through read: their values
     swap = {}  # id of a loop target's data tensor -> (the tensor, its load)
@@ -124,7 +126,7 @@ def plan(body, seen, notes):
                 argidx = tuple(_slot(a, opof, read, consts, frees, mine, known) for a in args)
                 j = len(ops)
                 if view:  # (it shares its base's version counter: _view_base)
-                    _view_base(j, cls, params, argidx, frees, viewof, opview, mode, swap)
+                    _view_base(j, cls, params, argidx, frees, (viewof, opview, remakes), mode, swap)
                 if node is None:
                     if requires_grad:
                         raise Fail
@@ -174,10 +176,9 @@ def plan(body, seen, notes):
         else:  # run as compiled: what it reads must run no code of the program
             checks.extend(kinds(extra, seen[i]))
             items.append(AsCompiled(AS_COMPILED, closure))
-    if len(modes) != 1 or any(base is not None and j not in freed for j, _, _, base in adopt):
-        raise Fail  # (a view saved by a node no backward of the body frees: the Tensor
-        # bound for it later is not a view of its base, whose in-place change would
-        # make it one of its views again, AsStridedBackward0)
+    if len(modes) != 1:
+        raise Fail
+    remakes = _kept_views(adopt, freed, remakes, items)
     unsafe_globals(body, through, Fail)
     items, guards = _guards(_rechecked(items, calls))
     views = _view_results(items, opview, results)
@@ -257,6 +258,7 @@ def plan(body, seen, notes):
     plan.frees = tuple(frees)
     plan.adopt = tuple(adopt)
     plan.views = views
+    plan.remakes = remakes
     return plan
 
 
@@ -508,19 +510,41 @@ def _guards(items):
     return out, tuple(guards)
 
 
-def _view_base(j, cls, params, argidx, frees, viewof, opview, mode, swap):
+def _kept_views(adopt, freed, remakes, items):
+    """{op: (class, parameters)} of the views of a variable's tensor saved by a node no
+    backward of the body frees (the iteration's graph is kept as compiled): their
+    Tensors, made when the names are bound, are linked to their bases then, remade from
+    them (`adopt_sources`).  Fail for a view of a view, or when a statement other than
+    an assignment may change a base in place before that (no_grad blocks, calls)."""
+    kept = {src for j, _, src, base in adopt if base is not None and j not in freed}
+    if not kept:
+        return {}
+    if not kept.issubset(remakes) or any(
+        it.kind not in (ASSIGN, ITEM, APPEND, GUARD) for it in items
+    ):
+        raise Fail
+    return {k: remakes[k] for k in kept}
+
+
+def _view_base(j, cls, params, argidx, frees, maps, mode, swap):
     """What the view op j's output views: the variable's tensor (its first argument, or
-    the base of the view it views: `viewof`), or the op whose output it views, not
-    itself a view (`opview`, with the op's class and parameters); Fail under no_grad (a
-    view of a tensor requiring grad then gets bookkeeping of its own) or for a view of
-    a view of an op's output."""
-    if not argidx or not mode:
+    the base of the view it views: `viewof`; with its class and parameters, `remakes`,
+    when it is the first), or the op whose output it views, not itself a view (`opview`,
+    with the op's class and parameters); under no_grad, None (a view of a tensor
+    requiring grad then gets bookkeeping of its own: it may only be an operand of later
+    ops); Fail for a view of a view of an op's output."""
+    viewof, opview, remakes = maps
+    if not argidx:
         raise Fail
     kind, i = argidx[0]
     if kind == "free" and id(frees[i]) in swap:
         raise Fail  # (of a loop target's data tensor: it would view that one)
+    if not mode:  # (only an operand of later ops: no statement's result, `viewof`)
+        viewof[j] = None
+        return
     if kind == "free":
         viewof[j] = frees[i]
+        remakes[j] = (cls, params)
     elif kind == "op" and i in viewof:
         viewof[j] = viewof[i]
     elif kind == "op" and i not in opview:
