@@ -476,16 +476,28 @@ def _either_body(checks, spec, body):
 def _same_code(a, b):
     """Whether the statements a and b are the same code but for the names of their
     temporaries and constants (a body specialized for ints in which no operator is an
-    int's)."""
+    int's): their trees compared node by node, each value as `ast.dump` writes it, each
+    temporary's name as the number of the temporaries named before it on its side (not
+    the text of each whole body, which `ast.dump` writes slowly)."""
+    names_a, names_b = {}, {}
 
-    def text(stmts):
-        names = {}
-        dumped = "\n".join(ast.dump(s) for s in stmts)
-        return re.sub(
-            r"@[a-z_]*\d+", lambda m: names.setdefault(m.group(), str(len(names))), dumped
-        )
+    def numbered(text, names):
+        return _TEMP.sub(lambda m: names.setdefault(m.group(), str(len(names))), text)
 
-    return text(a) == text(b)
+    def same(x, y):
+        if type(x) is not type(y):
+            return False
+        if isinstance(x, list):
+            return len(x) == len(y) and all(map(same, x, y))
+        if isinstance(x, ast.AST):
+            return all(same(getattr(x, f, None), getattr(y, f, None)) for f in x._fields)
+        return x is None or numbered(repr(x), names_a) == numbered(repr(y), names_b)
+
+    return same(a, b)
+
+
+#: a temporary's or a constant's name in the trees of a unit
+_TEMP = re.compile(r"@[a-z_]*\d+")
 
 
 def function_unit(comp, info, name, params, suite, plain=True):
