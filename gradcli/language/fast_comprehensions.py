@@ -379,17 +379,24 @@ def _build(em, kind, elts, steps, var, where, target=None, inline=False):
     out = _name("@out")
     # over a range, the variable is an int: a second loop specialized for it (fast_types.py)
     spec, _ = make(frozenset([var]))
+    # a plain lazy iterator's own iterator (zip, enumerate or iter of lists, tuples,
+    # ranges, strings or tensors: its __next__ is next(it.it), which runs no code of the
+    # program), gone through without a call of __next__ per item
+    plain = _and(
+        _is(_call(_h("type"), _h("items")), _h("LazyIterator")), _attr(_h("items"), "plain")
+    )
+    inner = ast.IfExp(test=plain, body=_attr(_h("items"), "it"), orelse=_h("items"))
     loops = [
         at(
             _iteration_at(
-                ast.For(target=_name(v, ast.Store()), iter=_h("items"), body=b, orelse=[]),
+                ast.For(target=_name(v, ast.Store()), iter=it, body=b, orelse=[]),
                 where,
                 kind,
             ),
             line,
             col,
         )
-        for v, b in ((var, spec), (var, body))
+        for v, b, it in ((var, spec, _h("items")), (var, body, inner))
     ]
     loop = at(
         ast.If(
@@ -451,6 +458,7 @@ def _build(em, kind, elts, steps, var, where, target=None, inline=False):
             "@small_range": small_range,
             "@sample": sample,
             "@iterate": iterate,
+            "@LazyIterator": LazyIterator,
         }
     )
     if inline:
