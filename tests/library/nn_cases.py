@@ -1499,3 +1499,37 @@ case(
     torch.backends.cuda.is_built()
 """,
 )
+
+
+case(
+    "init/versions_after_construction",
+    """
+    import torch
+    from torch import nn
+    torch.manual_seed(0)
+    mods = [nn.Linear(3, 2), nn.Conv2d(2, 3, 3), nn.Embedding(5, 3), nn.LayerNorm(4),
+            nn.RMSNorm(4), nn.GroupNorm(2, 4), nn.BatchNorm1d(3), nn.BatchNorm1d(3, affine=False),
+            nn.InstanceNorm1d(3, affine=True, track_running_stats=True), nn.GRU(3, 4),
+            nn.PReLU(3), nn.MultiheadAttention(4, 2)]
+    for m in mods:
+        print(type(m).__name__, [(n, p._version) for n, p in m.named_parameters()],
+              [(n, b._version) for n, b in m.named_buffers()])
+    bn = nn.BatchNorm1d(3)
+    out = bn(torch.randn(4, 3))
+    print([(n, b._version) for n, b in bn.named_buffers()])
+    w = torch.zeros(3, 4)
+    nn.init.ones_(w[0])
+    print(w.tolist(), w._version)
+    lin = nn.Linear(2, 2)
+    nn.init.orthogonal_(lin.weight)
+    nn.init.xavier_normal_(lin.weight)
+    print(lin.weight._version, lin.bias._version)
+    x = torch.ones(2, requires_grad=True)
+    y = (x * lin.bias).sum()
+    nn.init.zeros_(lin.bias)
+    try:
+        y.backward()
+    except RuntimeError as e:
+        print(str(e)[:160])
+    """,
+)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .init import filled
 from ...core import dtypes
 from ...core.convert import tensor_arg
 from ...ops import batching
@@ -225,6 +226,7 @@ class PReLU(Module):
         self.num_parameters, self.init = num_parameters, init
         dt = context.current.default_float if dtype is None else dtypes.as_numpy(dtype)
         self.weight = new_parameter(np.full((num_parameters,), init, dtype=dt))
+        filled(self)  # (torch's reset_parameters: one fill)
 
     def reset_parameters(self):
         self.weight.data[...] = self.init

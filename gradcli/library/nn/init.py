@@ -1,6 +1,9 @@
 """torch.nn.init: fill a tensor in place (without recording a graph), drawing from
 the generator exactly as PyTorch's CPU kernels do (`Generator.uniform/normal`),
-so that parameters initialised after the same `manual_seed` are equal bit for bit."""
+so that parameters initialised after the same `manual_seed` are equal bit for bit.
+Each fill writes into the tensor's own memory (a view's base sees it) and counts as
+the in-place ops PyTorch's function runs (`_fill`: a fresh nn.Linear's weight is at
+version 1, as torch's)."""
 
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from ...runtime.errors import GradRuntimeError, GradTypeError, GradValueError
 from ...core.convert import type_name
 from ...core.tensor import Tensor
 from ...ops.creation import TorchGenerator, draws_from
+from ...engine import versions
 
 
 def _tensor(t, fn):
@@ -30,28 +34,46 @@ def _gen(generator):
     return generator
 
 
+def _fill(t, values, ops=1):
+    """Write values into t's memory, as `ops` in-place ops of PyTorch's (each bumps
+    t's version counter, shared with its views)."""
+    if t.data.flags.writeable and t.data.shape == values.shape:
+        np.copyto(t.data, values, casting="unsafe")
+    else:
+        t.data = values
+    for _ in range(ops):
+        versions.bump(t)
+    return t
+
+
+def filled(module):
+    """Count the fills of a module's parameters and buffers made by its constructor (a
+    norm's ones and zeros, its running statistics) as the one in-place op each that
+    PyTorch's `reset_parameters` runs on them."""
+    for t in (*module._parameters.values(), *module._buffers.values()):
+        if t is not None:
+            versions.bump(t)
+
+
 def uniform_(tensor, a=0.0, b=1.0, generator=None):
     t = _tensor(tensor, "uniform_")
     if a > b:
         raise GradRuntimeError(
             f"uniform_ expects to return a [from, to) range, but found from={a} > to={b}"
         )
-    t.data = sampling.uniform(_gen(generator), t.data.shape, a, b, t.data.dtype)
-    return t
+    return _fill(t, sampling.uniform(_gen(generator), t.data.shape, a, b, t.data.dtype))
 
 
 def normal_(tensor, mean=0.0, std=1.0, generator=None):
     t = _tensor(tensor, "normal_")
     if std < 0:
         raise GradRuntimeError(f"normal expects std >= 0.0, but found std {std}")
-    t.data = sampling.normal(_gen(generator), t.data.shape, mean, std, t.data.dtype)
-    return t
+    return _fill(t, sampling.normal(_gen(generator), t.data.shape, mean, std, t.data.dtype))
 
 
 def constant_(tensor, val):
     t = _tensor(tensor, "constant_")
-    t.data = np.full_like(t.data, val)
-    return t
+    return _fill(t, np.full_like(t.data, val))
 
 
 def zeros_(tensor):
@@ -162,8 +184,7 @@ def orthogonal_(tensor, gain=1, generator=None):
     q = q * np.sign(np.diagonal(r))
     if wide:
         q = q.T
-    t.data = q.reshape(t.data.shape) * t.data.dtype.type(gain)
-    return t
+    return _fill(t, q.reshape(t.data.shape) * t.data.dtype.type(gain), ops=2)  # (copy_, mul_)
 
 
 FUNCTIONS = {

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .init import filled
+from ...engine import versions
 from ...runtime import context
 from ...runtime.errors import GradValueError
 from ...core import dtypes
@@ -117,6 +119,7 @@ class BatchNorm1d(Module):
         else:
             for name in ("running_mean", "running_var", "num_batches_tracked"):
                 self.register_buffer(name, None)
+        filled(self)  # (torch's reset_parameters: one fill each)
 
     def forward(self, input):
         nd = input.data.ndim if isinstance(input, Tensor) else 0
@@ -127,6 +130,7 @@ class BatchNorm1d(Module):
         if self.training and self.track_running_stats:
             tracked = self.num_batches_tracked
             tracked.data = tracked.data + 1
+            versions.bump(tracked)  # (torch's num_batches_tracked.add_(1))
             if self.momentum is None:  # a cumulative moving average
                 factor = 1.0 / float(tracked.data)
         use_batch = self.training or self.running_mean is None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .init import filled
 from ...runtime import context
 from ...runtime.errors import GradTypeError, GradValueError
 from ...core import dtypes
@@ -49,6 +50,7 @@ class LayerNorm(Module):
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
+        filled(self)  # (torch's reset_parameters: one fill each)
 
     def reset_parameters(self):
         if self.elementwise_affine:
@@ -80,6 +82,7 @@ class RMSNorm(Module):
             self.weight = new_parameter(np.ones(self.normalized_shape, dtype=_float(dtype)))
         else:
             self.register_parameter("weight", None)
+        filled(self)  # (torch's reset_parameters: one fill each)
 
     def reset_parameters(self):
         if self.elementwise_affine:
@@ -116,6 +119,7 @@ class GroupNorm(Module):
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
+        filled(self)  # (torch's reset_parameters: one fill each)
 
     def reset_parameters(self):
         if self.affine:

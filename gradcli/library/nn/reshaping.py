@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .init import filled
 from ...core.convert import tensor_arg
 from ...core.tensor import Tensor
 from ...ops import batching
@@ -152,6 +153,7 @@ class _InstanceNorm(Module):
             self.register_buffer("running_mean", None)
             self.register_buffer("running_var", None)
             self.register_buffer("num_batches_tracked", None)
+        filled(self)  # (torch's reset_parameters: one fill each)
 
     def _apply(self, x):
         return instance_norm(
