@@ -527,6 +527,19 @@ def _append(c):
     or `recv.append(name)` of a variable or a number (`steps.append(i)`: nothing to
     compute), recv a variable holding a list (checked when the plan is made and when it
     runs: `list.append` runs no code of the program), else None."""
+    got = _appended(c)
+    if got is None:
+        return None
+    recv, arg = got
+    made = _item_of(arg)
+    if made is None and not (_number(arg) or arg.data == "name"):
+        return None
+    return recv, made
+
+
+def _appended(c):
+    """(the name of recv, the argument) of a statement `recv.append(argument)`, recv a
+    variable, else None."""
     if not (
         isinstance(c, Tree)
         and c.data == "call"
@@ -538,10 +551,7 @@ def _append(c):
     recv, args = c.children[0].children[0], _args(c)
     if not (isinstance(recv, Tree) and recv.data == "name") or args is None or len(args) != 1:
         return None
-    made = _item_of(args[0])
-    if made is None and not (_number(args[0]) or args[0].data == "name"):
-        return None
-    return recv.children[0].value, made
+    return recv.children[0].value, args[0]
 
 
 def _append_call(c):
@@ -549,25 +559,17 @@ def _append_call(c):
     name or a number (a call of a `def` whose calls replay, checked when the plan is
     made: replay_plan.py pairs the call's value with the append, replay_defs._Held),
     recv a variable holding a list, else None."""
-    if not (
-        isinstance(c, Tree)
-        and c.data == "call"
-        and isinstance(c.children[0], Tree)
-        and c.children[0].data == "getattr"
-        and c.children[0].children[1].value == "append"
-    ):
+    got = _appended(c)
+    if got is None:
         return None
-    recv, args = c.children[0].children[0], _args(c)
-    if not (isinstance(recv, Tree) and recv.data == "name") or args is None or len(args) != 1:
-        return None
-    call = args[0]
+    recv, call = got
     fn = call.children[0] if isinstance(call, Tree) and call.data == "call" else None
-    got = _args(call) if fn is not None else None
-    if not (isinstance(fn, Tree) and fn.data == "name") or got is None:
+    passed = _args(call) if fn is not None else None
+    if not (isinstance(fn, Tree) and fn.data == "name") or passed is None:
         return None
-    if not all(isinstance(a, Tree) and (a.data == "name" or _number(a)) for a in got):
+    if not all(isinstance(a, Tree) and (a.data == "name" or _number(a)) for a in passed):
         return None
-    return recv.children[0].value, fn.children[0].value
+    return recv, fn.children[0].value
 
 
 def _written(node):
