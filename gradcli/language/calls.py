@@ -27,10 +27,12 @@ class Calls:
     def _arguments(self, node):
         """(args(s) -> list, kwargs(s) -> dict) for an argument list, with *a and **k."""
         parts, kw, starred = [], [], False
-        for a in node.children if node is not None else ():
-            if a is None:
-                continue
+        given = [a for a in node.children if a is not None] if node is not None else []
+        for a in given:
             kind = a.data if isinstance(a, Tree) else None
+            if kind == "genexp" and len(given) > 1 and pos(a) == pos(a.children[0]):
+                # (f(x for x in y, 1): no parenthesis of its own before the expression)
+                raise syntax_error("Generator expression must be parenthesized", a)
             if kind == "kwarg":
                 if any(n == a.children[0].value for n, _ in kw if n is not None):
                     raise GradSyntaxError(

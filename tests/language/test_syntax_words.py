@@ -38,6 +38,8 @@ CASES = [
     "x = 1\n  y = 2\n",
     "if True:\n    x = 1\n  y = 2\n",
     "if True:\n\tx = 1\n        y = 2\n",
+    "xs = [1]\nprint(sum(x for x in xs, 5))\n",
+    "def f(xs):\n    return max(1, (y for y in xs), x for x in xs)\n",
 ]
 
 
