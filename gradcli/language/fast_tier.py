@@ -489,8 +489,11 @@ def _same_code(a, b):
             return False
         if isinstance(x, list):
             return len(x) == len(y) and all(map(same, x, y))
-        if isinstance(x, ast.AST):
-            return all(same(getattr(x, f, None), getattr(y, f, None)) for f in x._fields)
+        if isinstance(x, ast.AST):  # (same types: the same fields, in the same order)
+            fx, fy = list(ast.iter_fields(x)), list(ast.iter_fields(y))
+            return len(fx) == len(fy) and all(
+                f == g and same(u, v) for (f, u), (g, v) in zip(fx, fy)
+            )
         return x is None or numbered(repr(x), names_a) == numbered(repr(y), names_b)
 
     return same(a, b)
