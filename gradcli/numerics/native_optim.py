@@ -27,14 +27,7 @@ def moments(avg, sq, g, w, beta2):
     if not lib:
         return None
     dt = g.dtype
-    if (
-        (dt is not D and dt is not F)
-        or avg.dtype is not dt
-        or sq.dtype is not dt
-        or avg.shape != g.shape
-        or sq.shape != g.shape
-        or not (g.flags.c_contiguous and avg.flags.c_contiguous and sq.flags.c_contiguous)
-    ):
+    if not _alike(g, avg, sq):
         return None
     key = (w, beta2, dt.char)
     k = _consts.get(key)
@@ -55,8 +48,21 @@ def moments(avg, sq, g, w, beta2):
 #: Adam's (c, eps, value) for the parameter's step and their address, per dtype: they
 #: change at every step, written into the array kept
 _adam_consts: dict = {}
+
+
 #: per dtype: adam_step's call (native.ADAM_PARAMS in an array, its address, the
 #: constants k, the square roots' array), or None without MKL's sqrt
+def _alike(first, *others):
+    """Whether the compiled loops take these arrays: first float32 or float64, each other
+    (None: not given) of its dtype and shape, all C-contiguous."""
+    dt, shape = first.dtype, first.shape
+    if (dt is not D and dt is not F) or not first.flags.c_contiguous:
+        return False
+    return all(
+        a is None or (a.dtype is dt and a.shape == shape and a.flags.c_contiguous) for a in others
+    )
+
+
 _adam_calls: dict = {}
 _ADAM_AT = {name: j for j, name in enumerate(ADAM_PARAMS)}
 
@@ -75,25 +81,7 @@ def adam(avg, sq, g, p, w, beta2, c, eps, value, sqrt, max_sq=None):
         return None
     dt = g.dtype
     shape = g.shape
-    if (
-        (dt is not D and dt is not F)
-        or p.dtype is not dt
-        or avg.dtype is not dt
-        or sq.dtype is not dt
-        or p.shape != shape
-        or avg.shape != shape
-        or sq.shape != shape
-        or not (
-            g.flags.c_contiguous
-            and p.flags.c_contiguous
-            and avg.flags.c_contiguous
-            and sq.flags.c_contiguous
-        )
-    ):
-        return None
-    if max_sq is not None and (
-        max_sq.dtype is not dt or max_sq.shape != shape or not max_sq.flags.c_contiguous
-    ):
+    if not _alike(g, p, avg, sq, max_sq):
         return None
     n = g.size
     call = _adam_calls.get(dt.char, False)
@@ -186,16 +174,7 @@ def sgd(p, g, buf, k4, decay, momentum, nesterov):
         return None
     dt = p.dtype
     shape = p.shape
-    if (
-        (dt is not D and dt is not F)
-        or g.dtype is not dt
-        or g.shape != shape
-        or not (g.flags.c_contiguous and p.flags.c_contiguous)
-    ):
-        return None
-    if buf is not None and (
-        buf.dtype is not dt or buf.shape != shape or not buf.flags.c_contiguous
-    ):
+    if not _alike(p, g, buf):
         return None
     n = p.size
     call = _sgd_calls.get(dt.char)
