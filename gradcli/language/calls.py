@@ -21,6 +21,15 @@ from .state import state
 _MISSING = object()
 
 
+def _not_alone(arguments, genexp) -> bool:
+    """Whether an unparenthesized generator expression shares its argument list with
+    another argument or with a trailing comma (the list's end lies past its own)."""
+    if len(arguments.children) > 1:
+        return True
+    end = getattr(arguments.meta, "end_pos", None)
+    return end is not None and end > genexp.meta.end_pos
+
+
 class Calls:
     """Compiles calls, attributes and subscripts (mixed into the Compiler)."""
 
@@ -30,8 +39,8 @@ class Calls:
         given = [a for a in node.children if a is not None] if node is not None else []
         for a in given:
             kind = a.data if isinstance(a, Tree) else None
-            if kind == "genexp" and len(given) > 1 and pos(a) == pos(a.children[0]):
-                # (f(x for x in y, 1): no parenthesis of its own before the expression)
+            if kind == "genexp" and pos(a) == pos(a.children[0]) and _not_alone(node, a):
+                # f(x for x in y, 1) or f(x for x in y,): no parenthesis of its own
                 raise syntax_error("Generator expression must be parenthesized", a)
             if kind == "kwarg":
                 if any(n == a.children[0].value for n, _ in kw if n is not None):

@@ -40,6 +40,9 @@ CASES = [
     "if True:\n\tx = 1\n        y = 2\n",
     "xs = [1]\nprint(sum(x for x in xs, 5))\n",
     "def f(xs):\n    return max(1, (y for y in xs), x for x in xs)\n",
+    "xs = [1]\nprint(sum(x for x in xs,))\n",
+    "xs = [1]\nprint(sum(x for x in xs , ))\n",
+    "def f(xs):\n    return sum(x for x in xs,)\n",
 ]
 
 
