@@ -156,8 +156,11 @@ def index_select(input, dim, index):
     else:
         n = x.data.shape[d]
         bad = idx[(idx < 0) | (idx >= n)]
+        if n == 0 and idx.size and x.data.ndim > 1 and not x.data.size:
+            raise GradRuntimeError("index_select(): self indexing axis dim should be positive")
         if bad.size:
-            if d != 1:  # PyTorch's CPU kernel checks dim 1 apart, in other words
+            # PyTorch's CPU kernel checks an empty input's and dim 1 apart, in other words
+            if d != 1 and (x.data.ndim == 1 or x.data.size):
                 raise GradIndexError("index out of range in self")
             raise GradRuntimeError(
                 f"INDICES element is out of DATA bounds, id={int(bad[0])} axis_dim={n}"

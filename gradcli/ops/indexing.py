@@ -170,6 +170,9 @@ def _norm_key(key, shape, get=False, deferred=None):
             deferred.extend(entries)  # (one index array: NumPy checks each of its indices)
         else:  # (several: NumPy checks none of an empty broadcast's indices)
             bounds = bounds or any(_outside(arr, n) for arr, n in late)
+    if bounds and get and _result_numel(out, shape) == 0:
+        # (ATen's kernel checks each index as it reads: an empty result reads none)
+        out, bounds = _in_bounds(out, entries), False
     if entries:  # (checked after the key's other errors, as ATen does)
         check_index_tensors(entries, bounds)
     if advanced:
@@ -193,6 +196,13 @@ def _integer_bounds(arr, n, late):
 def _outside(arr, n):
     """Whether an index of the integer array is out of [-n, n)."""
     return int(arr.max()) >= n or int(arr.min()) < -n  # (each reduced once)
+
+
+def _in_bounds(key, entries):
+    """`key` with its integer index arrays (listed in `entries` with their dims' sizes)
+    taken modulo those sizes: the same (empty) result without an index out of bounds."""
+    sizes = {id(a): n for a, n in entries if a.dtype.kind in "iu"}
+    return [np.mod(k, sizes[id(k)]) if id(k) in sizes else k for k in key]
 
 
 def _bool_0d(k):
@@ -248,9 +258,13 @@ def index(x, key, given=None):
         return _node_class(name).apply(x, key=k, adv=adv, given=given)
     except Exception:
         err = out_of_bounds(deferred)
-        if err is not None:
+        if err is None:
+            raise
+        if _result_numel(k, x.data.shape) != 0:
             raise err from None
-        raise
+    # an empty result (x[tensor([5])] of a 3 x 0 x): no index is read, none is checked
+    k = tuple(_in_bounds(k, deferred))
+    return _node_class(name).apply(x, key=k, adv=adv, given=given)
 
 
 @viewing
@@ -267,6 +281,21 @@ def _check_index_size(key, shape, itemsize):
     if len(key) == 1 and type(key[0]) is np.ndarray and key[0].dtype.kind != "b":
         check_alloc((key[0].size, math.prod(shape[1:])), itemsize)  # x[indices]
         return
+    sizes = _result_sizes(key, shape)
+    if sizes is not None:  # (None: NumPy reports the mismatch)
+        check_alloc(sizes, itemsize)
+
+
+def _result_numel(key, shape):
+    """The number of elements of x[key] for a normalized advanced key (None when its
+    index arrays do not broadcast together)."""
+    sizes = _result_sizes(key, shape)
+    return None if sizes is None else sizes[0] * sizes[1]
+
+
+def _result_sizes(key, shape):
+    """(elements the index arrays pick, elements of the other dims) of x[key] for a
+    normalized advanced key, or None when its index arrays do not broadcast together."""
     adv, rest, dim = [], 1, 0
     n_real = sum(
         1
@@ -301,8 +330,8 @@ def _check_index_size(key, shape, itemsize):
     try:
         n_adv = math.prod(np.broadcast_shapes(*adv)) if adv else 1
     except ValueError:
-        return  # NumPy reports the mismatch
-    check_alloc((n_adv, rest), itemsize)
+        return None
+    return n_adv, rest
 
 
 @register(

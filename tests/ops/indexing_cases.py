@@ -90,6 +90,50 @@ h
                 "index_select/err_zero_dim_two",
                 "torch.index_select(torch.tensor(5.0), 0, torch.tensor([0, 0]))",
             ),
+            (
+                "index_select/err_empty_input",
+                "torch.zeros(3, 0).index_select(0, torch.tensor([2, 7, -1]))",
+            ),
+            (
+                "index_select/err_empty_axis",
+                "torch.zeros(0, 3).index_select(0, torch.tensor([4]))",
+            ),
+            (
+                "index_select/err_empty_vector",
+                "torch.zeros(0).index_select(0, torch.tensor([0]))",
+            ),
+        ],
+    ),
+    (
+        "index_select/empty_input",
+        """torch.zeros(3, 0).index_select(0, torch.tensor([2, 0]))
+torch.zeros(0, 3).index_select(0, torch.tensor([], dtype=torch.long))
+""",
+    ),
+    (
+        "index/empty_result_unchecked",
+        """x = torch.zeros(3, 0, requires_grad=True)
+y = x[torch.tensor([5, 1, -9])]
+y
+y.sum().backward()
+x.grad
+torch.zeros(0, 3)[:, torch.tensor([5])]
+torch.zeros(3, 0, 2)[torch.tensor([5]), :, torch.tensor([9])]
+torch.zeros(3, 2)[torch.tensor([5]), :0]
+torch.zeros(3, 2)[:0, torch.tensor([5])]
+torch.zeros(3, 0)[[5]]
+torch.zeros(3, 0)[torch.tensor([[5]])]
+""",
+    ),
+    *_errors(
+        "",
+        [
+            ("index/err_empty_dim", "torch.zeros(0, 0)[torch.tensor([5])]"),
+            ("index/err_empty_result_read", "torch.zeros(3, 2)[torch.tensor([5])][:, :0]"),
+            (
+                "index/err_empty_mask_dim",
+                "torch.zeros(3, 0)[torch.tensor([True, False, True]), torch.tensor([4])]",
+            ),
         ],
     ),
     # ------------------------------------------------------------ gather / scatter
