@@ -7,7 +7,8 @@ A `for` or `while` body qualifies when each of its statements is one of:
   ** ^` (and `@` while matmul declares itself pure), unary minus, the methods of ops that declare themselves pure (`register(...,
   pure=True or "method")`, ops/registry.py) with number arguments, and the functions
   of ops that declare `pure=True` (also as `torch.mean(...)`) of one such expression,
-  indexing by numbers (`xy[0]`, while the index op declares itself pure), and calls
+  indexing by numbers and variables (`xy[0]`, `X[idx]`, while the index op declares
+  itself pure: an index tensor taken each iteration, replay_plan._keys), and calls
   `model(expression, ...)` of a variable (checked when the plan is made: one of
   gradcli's own modules whose forward runs a pure op, replay_plan.py);
 * `recv.method(numbers)`: run as compiled (checked when the plan is made: an object
@@ -147,7 +148,9 @@ def _pure_method(name) -> bool:
 def _pure_call(node, me=None) -> bool:
     if node.data == "getattr":  # self.w of a forward: its parameter or buffer (`through`)
         return me is not None and _dotted(node.children[0]) == (me, ())
-    if node.data == "getitem":  # x[0], x[1, -2]: indexing by numbers, when declared pure
+    if node.data == "getitem":  # x[0], x[1, -2], x[idx]: indexing by numbers and
+        # variables, when declared pure (a variable checked when the plan is made: a
+        # number, or an index tensor taken each iteration, replay_plan._keys)
         entry = METHOD_ONLY.get("index")
         subs = node.children[1]
         return (
@@ -156,7 +159,7 @@ def _pure_call(node, me=None) -> bool:
             and pure(node.children[0], me)
             and isinstance(subs, Tree)
             and subs.data == "subscripts"
-            and all(_number(c) for c in subs.children)
+            and all(_number(c) or c.data == "name" for c in subs.children)
         )
     if node.data != "call":
         return False

@@ -658,11 +658,16 @@ def _alive(live, steps, vals, s):
     (replay_plan._swapped: ((slot, load) per such tensor, (step, position, which) per
     saved value that is one)): their arrays put in their slots, and the steps whose
     nodes save them made with this iteration's tensors as their sources (as compiled:
-    their versions recorded, `_saved_self` giving them)."""
-    loads, fixes = live
+    their versions recorded, `_saved_self` giving them), and the keys of the ops that
+    take index tensors remade of this iteration's arrays (replay_plan._keys)."""
+    loads, fixes, keys = live
     now = [load(s) for _, load in loads]
     for (slot, _), t in zip(loads, now):
         vals[slot] = t.data
+    for d, name, parts, places in keys:
+        for p, slot in places:
+            parts[p] = vals[slot]
+        d[name] = tuple(parts)
     if not fixes:
         return steps
     steps = list(steps)

@@ -101,6 +101,8 @@ def plan(body, seen, notes):
     calls = False  # a method call runs as compiled: checks again before an assignment
     through = {}  # the globals functions seen through read: their values
     swap = {}  # id of a loop target's data tensor -> (the tensor, its load)
+    keys = {}  # item index of an assignment -> its ops' index tensors (`_keys`)
+    keyed = set()  # the ops that take index tensors (never hoisted)
     holders = _holders(body, seen)
     for i, (kind, what, closure, extra, line, col) in enumerate(body.items):
         if (called := _called(kind, what, extra, seen.get(i), checks)) is not None:
@@ -118,13 +120,14 @@ def plan(body, seen, notes):
             known = _numbers(extra[3], read)
             if extra[5]:  # (it calls an op or a module: their code's dims, `_Dims`)
                 known = _Dims(known)
-            steps, mine = [], []
+            steps, mine, fixes = [], [], []
             for x in range(start, end):
                 cls, args, params, node, requires_grad, mask, srcs, view = notes[x]
-                if any(not _constant(v, known) for v in params.values()):
-                    raise Fail
-                argidx = tuple(_slot(a, opof, read, consts, frees, mine, known) for a in args)
                 j = len(ops)
+                params = _keys(params, known, read, frees, mine, fixes)
+                if fixes and fixes[-1][0] is params:  # (it takes index tensors)
+                    keyed.add(j)
+                argidx = tuple(_slot(a, opof, read, consts, frees, mine, known) for a in args)
                 if view:  # (it shares its base's version counter: _view_base)
                     _view_base(j, cls, params, argidx, frees, (viewof, opview, remakes), mode, swap)
                 if node is None:
@@ -146,7 +149,9 @@ def plan(body, seen, notes):
             k = opof.get(result)
             if k is None or k < steps[0].j or k in viewof:
                 raise Fail  # (a view the program sees: its view bookkeeping is not replayed)
+            _numbered(read, frees, mine)
             items.append(Noted(ASSIGN, what, tuple(steps), tuple(mine), k, line, i))
+            keys[i] = fixes
             results[k] = value
         elif kind == "backward":
             at, root = seen[i]
@@ -185,7 +190,7 @@ def plan(body, seen, notes):
     n, c = len(ops), len(consts)
     plan = Plan()
     plan.draws, plan.key = (), None  # (language/replay_draws.py: set by Run._record)
-    fixed = _invariant(items, ops, frees, swap)
+    fixed = _invariant(items, ops, frees, swap, keyed)
     if any(u in fixed or k in fixed for k, (u, _, _) in views.items()):
         raise Fail
 
@@ -208,7 +213,7 @@ def plan(body, seen, notes):
 
     # the slots of constants and variables' arrays, after the ops' outputs
     plan.items = tuple(
-        _assign(x, it, items, views, fixed, frees, n + c, swap, step)
+        _assign(x, it, items, views, fixed, frees, n + c, swap, step, keys.get(it.at, ()))
         if type(it) is Noted
         else plain(it)
         for x, it in enumerate(items)
@@ -267,10 +272,10 @@ def plan(body, seen, notes):
 HOIST_BYTES = 1 << 20
 
 
-def _assign(x, it, items, views, fixed, frees, base, swap, step):
+def _assign(x, it, items, views, fixed, frees, base, swap, step, keys):
     """The Assign of the noted assignment `it` (item x): its steps but the hoisted
     (`fixed`), its variables' tensors' slots (after `base`), those of loop targets' data
-    tensors apart (`_live`)."""
+    tensors apart (`_live`), its ops' index tensors (`keys`, `_keys`) by their slots."""
     steps = tuple(
         step(s.j, s.argidx, s.params, s.mask, done)
         for s, done in zip(it.steps, _done(it.steps, _later(items, x) | _kept(it.result, views)))
@@ -288,7 +293,15 @@ def _assign(x, it, items, views, fixed, frees, base, swap, step):
             _dropped(items, x),
             it.at,
             views[it.result][0] if it.result in views else None,
-            _live(steps, [(k, t) for k, t in mine if id(t) in swap], swap),
+            _live(
+                steps,
+                [(k, t) for k, t in mine if id(t) in swap],
+                swap,
+                tuple(
+                    (d, name, parts, tuple((p, base + f) for p, f in places))
+                    for d, name, parts, places in keys
+                ),
+            ),
         )
     )
 
@@ -360,12 +373,13 @@ def _swapped(checks, swaps, holders, read, swap):
             yield name, c
 
 
-def _live(steps, mine, swap):
+def _live(steps, mine, swap, keys=()):
     """An Assign's `live` (replay._alive): ((slot, load) per loop target's data tensor
-    it reads, (step, position, which) per saved value of its steps that is one), or
-    None when it reads none."""
+    it reads, (step, position, which) per saved value of its steps that is one, the
+    index tensors its ops take: (parameters, name, parts, (position, slot) ...) each,
+    `_keys`), or None when it reads none and takes none."""
     if not mine:
-        return None
+        return ((), (), keys) if keys else None
     which = {id(t): w for w, (_, t) in enumerate(mine)}
     for st in steps:  # (a saved value that is a swapped tensor it does not read)
         for src in st[4] or ():
@@ -377,10 +391,10 @@ def _live(steps, mine, swap):
         for p, src in enumerate(st[4] or ())
         if id(src) in which
     )
-    return tuple((k, swap[id(t)][1]) for k, t in mine), fixes
+    return tuple((k, swap[id(t)][1]) for k, t in mine), fixes, keys
 
 
-def _invariant(items, ops, frees, swap):
+def _invariant(items, ops, frees, swap, keyed=()):
     """The ops whose values are the same each iteration (hoisted: computed once, again
     only when a variable's tensor they read holds another array or other bytes,
     replay._unchanged): no node, and every argument a constant, a variable's tensor
@@ -389,7 +403,8 @@ def _invariant(items, ops, frees, swap):
     op whose class declares `draws`, whose value is the generator's next draws:
     Dropout's noise, ops/nn.py `_Noise`, made in its place every iteration.)  Only in
     the assignments before the body's first other statement: a backward or a no_grad
-    block may change in place what a statement after it reads."""
+    block may change in place what a statement after it reads.  Not an op that takes
+    index tensors (`keyed`: its key remade each iteration, `_keys`)."""
     big = {f for f, t in enumerate(frees) if t.data.nbytes > HOIST_BYTES or id(t) in swap}
     fixed = set()
     for it in items:
@@ -398,6 +413,7 @@ def _invariant(items, ops, frees, swap):
         for s in it.steps:
             if (
                 ops[s.j][1] is None
+                and s.j not in keyed
                 and not getattr(ops[s.j][0], "draws", False)
                 and all(
                     i in fixed if kind == "op" else kind != "free" or i not in big
@@ -600,6 +616,54 @@ def _slot(ref, opof, read, consts, frees, mine, known):
         consts.append(v)
         return ("const", len(consts) - 1)
     raise Fail("an op takes a value that is neither a variable's tensor nor a constant")
+
+
+def _keys(params, known, read, frees, mine, fixes):
+    """The parameters of an op that takes index tensors in a key (`x[idx]`: the index
+    op's `key`, a tuple of numbers, None and arrays), as a dict of its own whose key is
+    remade each iteration (replay._alive) from the arrays of the variables' tensors it
+    took (appended to `mine`, their slots read as an argument's are), noted in `fixes`
+    as (the dict, the name, the key's parts, (position, index into `frees`) ...); Fail
+    for any other parameter that is not a constant, and for a key of a mask (its
+    result's shape is its count, not its shape), of an array that is no variable's
+    integer tensor's.  `params` itself when each of them is a constant."""
+    if all(_constant(v, known) for v in params.values()):
+        return params
+    own = dict(params)
+    for name, v in params.items():
+        if _constant(v, known):
+            continue
+        if type(v) is not tuple:
+            raise Fail("an op takes a value that is neither a variable's tensor nor a constant")
+        places = []
+        for p, part in enumerate(v):
+            if type(part) is not np.ndarray:
+                if not (part is None or part is Ellipsis or _constant(part, known)):
+                    raise Fail("an index that is neither a number nor a variable's tensor")
+                continue
+            t = next((t for t in read.values() if type(t) is Tensor and t.data is part), None)
+            if t is None or part.dtype.kind not in "iu":
+                raise Fail("an index that is not a variable's integer tensor")
+            f = next((f for f, u in enumerate(frees) if u is t), None)
+            if f is None:
+                f = len(frees)
+                frees.append(t)
+            if f not in mine:
+                mine.append(f)
+            places.append((p, f))
+        fixes.append((own, name, list(v), tuple(places)))
+    return own
+
+
+def _numbered(read, frees, mine):
+    """Fail when a statement reads a 0-d integer or bool tensor that none of its ops
+    takes as a tensor: one taken as its number (an index `x[j]`, a constant of the
+    plan), which would not be the same next time."""
+    took = {id(frees[f]) for f in mine}
+    for v in read.values():
+        if type(v) is Tensor and v.data.ndim == 0 and v.data.dtype.kind in "iub":
+            if id(v) not in took:
+                raise Fail("a 0-d integer tensor may be taken as its number")
 
 
 def _numbers(literals, read):
