@@ -647,6 +647,10 @@ def get_attr(obj, name):  # noqa: C901 (one dispatch over the kinds of object)
             return saved_attr(obj, name)
         if name.startswith("_raw_saved_"):
             return raw_saved_attr(obj, name)
+        read = getattr(obj, "ctx_attr", None)  # a custom Function's node: its ctx's
+        v = NO if read is None else read(name, NO)
+        if v is not NO:
+            return v
         raise GradAttributeError(
             f"'{obj.name}' object has no attribute '{name}'",
             hint=did_you_mean(name, ["next_functions", "name"]),

@@ -72,7 +72,8 @@ class FunctionCtx:
     def language_delattr(self, name):
         if name in _OWN or name not in self.__dict__:
             raise GradRuntimeError(
-                f"'FunctionBackward' object has no attribute '{name}'", type_name="AttributeError"
+                f"'{type(self).__name__}' object has no attribute '{name}'",
+                type_name="AttributeError",
             )
         del self.__dict__[name]
 
@@ -115,7 +116,7 @@ class FunctionCtx:
     }
 
     def __repr__(self):
-        return "<torch.autograd.function.BackwardCFunction object>"
+        return f"<torch.autograd.function.{type(self).__name__} object>"
 
 
 def once_differentiable(fn):
@@ -150,6 +151,15 @@ class CustomNode(Node):
     def forward(self, *arrays, out, setup):
         (self.ctx, self.fn_cls, self.k, self.n_out, self.out_meta, self.argpos, self.nargs) = setup
         return out
+
+    def ctx_attr(self, name, missing):
+        """An attribute the Function's forward set on ctx, or `saved_tensors` or
+        `needs_input_grad` (`missing` when ctx has none of the name): PyTorch's ctx is
+        the output's node."""
+        read = FunctionCtx.language_attrs.get(name)
+        if read is not None:
+            return read(self.ctx)
+        return missing if name in _OWN else self.ctx.__dict__.get(name, missing)
 
     def backward(self, g, F, *_saved):
         """(`_saved`: a placeholder the engine frees after a backward without
@@ -215,8 +225,24 @@ def _node_class(cls):
     node = _NODES.get(cls)
     if node is None:
         name = f"{cls.__name__}Backward"
-        node = _NODES[cls] = type(name, (CustomNode,), {"__slots__": (), "name": name})
+        attrs = {"__slots__": (), "name": name, "language_type_path": _FUNCTION_MODULE + name}
+        node = _NODES[cls] = type(name, (CustomNode,), attrs)
     return node
+
+
+def _ctx_class(cls):
+    """The class of a Function's ctx: PyTorch's ctx is the output's node, of the class
+    `<Function>Backward` in torch.autograd.function (its name in messages and type())."""
+    ctx = _CTXS.get(cls)
+    if ctx is None:
+        name = f"{cls.__name__}Backward"
+        attrs = {"language_type_path": _FUNCTION_MODULE + name}
+        ctx = _CTXS[cls] = type(name, (FunctionCtx,), attrs)
+    return ctx
+
+
+_FUNCTION_MODULE = "torch.autograd.function."
+_CTXS: dict = {}
 
 
 def _defined(cls):
@@ -265,7 +291,7 @@ class Function(metaclass=_FunctionType):
 
     @classmethod
     def apply(cls, *args, **kwargs):
-        ctx = FunctionCtx()
+        ctx = _ctx_class(cls)()
         needs, argpos = [], []
         for i, a in enumerate(args):
             if isinstance(a, Tensor):

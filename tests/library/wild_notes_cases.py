@@ -406,6 +406,57 @@ case(
     """,
 )
 
+case(
+    "custom_function/ctx_is_the_node",
+    """
+    import torch
+    class Sq(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            print(ctx, type(ctx), type(ctx).__name__)
+            ctx.scale = 2.0
+            ctx.save_for_backward(x)
+            return x * x
+        @staticmethod
+        def backward(ctx, g):
+            print(type(ctx).__name__)
+            try:
+                del ctx.nothing
+            except AttributeError as e:
+                print(e)
+            (x,) = ctx.saved_tensors
+            return g * ctx.scale * x
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = Sq.apply(x)
+    print(y.grad_fn, type(y.grad_fn), y.grad_fn.scale, y.grad_fn.needs_input_grad)
+    print(y.grad_fn.saved_tensors)
+    try:
+        y.grad_fn.scal
+    except AttributeError as e:
+        print(e)
+    y.sum().backward()
+    print(x.grad, y.grad_fn.scale)
+    """,
+)
+
+errors(
+    "custom_function/ctx_errors",
+    "import torch\n"
+    "class Sq(torch.autograd.Function):\n"
+    "    @staticmethod\n"
+    "    def forward(ctx, x):\n"
+    "        ctx.scale = 2.0\n"
+    "        return x * x\n"
+    "    @staticmethod\n"
+    "    def backward(ctx, g):\n"
+    "        return g * ctx.scal\n"
+    "x = torch.tensor([1.0, 2.0], requires_grad=True)",
+    [
+        "Sq.apply(x).sum().backward()",
+        "Sq.apply(x).grad_fn.scal",
+    ],
+)
+
 errors(
     "custom_function/clearing_errors",
     "import torch\n"
