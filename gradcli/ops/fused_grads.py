@@ -38,7 +38,7 @@ def _tanh_cross(y, g):
 
 def _one_minus_square(y):
     """1 - y*y of a float array, one fused multiply-add (tanh's backward factor)."""
-    return np.asarray(fma(y, -y, 1, dtype=y.dtype.type), dtype=y.dtype)
+    return np.asarray(fma(y, -y, 1.0, dtype=y.dtype.type), dtype=y.dtype)
 
 
 def sigmoid_backward_values(g, y):

@@ -6,6 +6,8 @@ pass is PyTorch's native CPU cell math, built from the ops so that autograd come
 it: the input's linear map over the whole sequence first, then at each step the hidden
 state's linear map added to it and the gates (RNN: tanh or relu; GRU: reset, update and
 new gates; LSTM: input, forget, cell and output gates), the steps' outputs stacked.
+A GRU's or tanh RNN's layer direction runs those ops as one graph node
+(recurrent_layer.py: the same values and gradients, less work a step).
 PyTorch runs float32 LSTM through oneDNN on CPU, whose sums round differently: that
 case is computed the same way here, not bit for bit (docs/reference.md says so)."""
 
@@ -19,6 +21,7 @@ from ..inplace_views import transpose_
 from .init import uniform_
 from .layers import _empty, _int
 from .module import Module
+from .recurrent_layer import fits as _fits, run as _run_layer
 
 _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "GRU": 3, "LSTM": 4}
 
@@ -27,9 +30,11 @@ def _f(name, *args):
     return FUNCTIONS[name](*args)
 
 
-def _step(mode, igates, hidden, w_hh, b_hh):
+def _step(mode, igates, hidden, w_hh, b_hh, kept=None):
     """One step of PyTorch's cell on precomputed input gates `igates` (linear_ih of the
-    input): returns the new hidden state (for LSTM the pair (h, c))."""
+    input): returns the new hidden state (for LSTM the pair (h, c)).  `kept`: a list to
+    which the values a backward of the step needs are appended (GRU: r, z, n, the hidden
+    gates' new-gate piece and h - n; RNN: its output), for recurrent_layer.py."""
     if mode == "LSTM":
         hx, cx = hidden
         gates = _f("add", _f("linear", hx, w_hh, b_hh), igates)
@@ -49,9 +54,30 @@ def _step(mode, igates, hidden, w_hh, b_hh):
         sr, sz = pieces(_f("add", hgates, igates), 3, 1, (0, 1))
         r, z = _f("sigmoid", sr), _f("sigmoid", sz)
         n = _f("tanh", _f("add", inew, _f("mul", hnew, r)))
-        return _f("add", _f("mul", _f("sub", hidden, n), z), n)
+        d = _f("sub", hidden, n)
+        if kept is not None:
+            kept += (r.data, z.data, n.data, hnew.data, d.data)
+        return _f("add", _f("mul", d, z), n)
     pre = _f("add", hgates, igates)
-    return _f("tanh", pre) if mode == "RNN_TANH" else _f("relu", pre)
+    out = _f("tanh", pre) if mode == "RNN_TANH" else _f("relu", pre)
+    if kept is not None:
+        kept.append(out.data)
+    return out
+
+
+def _layer_ops(mode, igates, h, w_hh, b_hh, reverse):
+    """(outputs, final state) of one layer direction on its input gates, as the cell's
+    ops step by step (PyTorch's graph)."""
+    steps = _f("unbind", igates, 0)
+    if reverse:
+        steps = steps[::-1]
+    seq = []
+    for x in steps:
+        h = _step(mode, x, h, w_hh, b_hh)
+        seq.append(h[0] if mode == "LSTM" else h)
+    if reverse:
+        seq = seq[::-1]
+    return _f("stack", seq, 0), h
 
 
 def _check_hx(hx, lstm, batched):
@@ -167,17 +193,15 @@ class RNNBase(Module):
             outs = []
             for d, suffix in enumerate(dirs):
                 w_ih, w_hh, b_ih, b_hh = self._layer_params(layer, suffix)
-                steps = _f("unbind", _f("linear", layer_input, w_ih, b_ih), 0)
-                if suffix:
-                    steps = steps[::-1]
+                igates = _f("linear", layer_input, w_ih, b_ih)
                 h = hidden[layer * len(dirs) + d]
-                seq = []
-                for x in steps:
-                    h = _step(self.mode, x, h, w_hh, b_hh)
-                    seq.append(h[0] if self.mode == "LSTM" else h)
-                if suffix:
-                    seq = seq[::-1]
-                outs.append(_f("stack", seq, 0))
+                if _fits(self.mode, igates):
+                    out, h = _run_layer(
+                        self.mode, igates, h, w_hh, b_hh, bool(suffix), _step, _layer_ops
+                    )
+                else:
+                    out, h = _layer_ops(self.mode, igates, h, w_hh, b_hh, bool(suffix))
+                outs.append(out)
                 finals.append(h)
             layer_input = outs[0] if len(outs) == 1 else _f("cat", outs, outs[0].data.ndim - 1)
             if self.dropout and self.training and layer < self.num_layers - 1:
