@@ -119,7 +119,16 @@ def _norm_key(key, shape, get=False, deferred=None):
         if _bool_0d(k):  # a 0-d mask takes no dim: it adds one, of 1 or 0 (as True/False)
             out.append(k.data)
             advanced = True
+            # (ATen indexes that new dim by the mask's nonzero: [0] or [], one index tensor)
+            entries.append((np.zeros(int(k.data), np.int64), 1))
             continue
+        if type(k) is float:  # (a key's Python values are read before its index tensors)
+            raise GradIndexError(
+                "only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+                "Variables are valid indices (got float)"
+            )
+        if type(k) is str:
+            raise GradTypeError("new(): invalid data type 'str'")
         if dim >= len(shape):
             if not shape and single and type(k) is int:
                 raise GradIndexError(

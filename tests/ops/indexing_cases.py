@@ -134,7 +134,43 @@ torch.zeros(3, 0)[torch.tensor([[5]])]
                 "index/err_empty_mask_dim",
                 "torch.zeros(3, 0)[torch.tensor([True, False, True]), torch.tensor([4])]",
             ),
+            (
+                "index/err_bool_0d_counts",
+                "torch.zeros(3, 2)[torch.tensor(True), torch.tensor([5])]",
+            ),
+            (
+                "index/err_bool_0d_between",
+                "torch.zeros(3, 2)[torch.tensor([0]), torch.tensor(True), torch.tensor([7])]",
+            ),
+            (
+                "index/err_bool_0d_false_shapes",
+                "torch.zeros(3, 2)[torch.tensor(False), torch.tensor([0, 1])]",
+            ),
+            ("index/err_float_after_tensor", "torch.zeros(3, 2)[torch.tensor([0, 9]), 1.5]"),
+            ("index/err_float_after_list", "torch.zeros(3, 2)[[0, 9], 1.5]"),
+            ("index/err_int_before_float", "torch.zeros(3, 2)[5, 1.5]"),
+            ("index/err_float_alone", "torch.zeros(3, 2)[1.5]"),
+            ("index/err_str", "torch.zeros(3, 2)[torch.tensor([0]), 'a']"),
+            (
+                "index/err_setitem_bool_0d",
+                "x = torch.zeros(3, 2)\nx[torch.tensor(True), torch.tensor([5])] = 1.0",
+            ),
+            (
+                "index/err_setitem_float",
+                "x = torch.zeros(3, 2)\nx[torch.tensor([0, 9]), 1.5] = 0.0",
+            ),
         ],
+    ),
+    (
+        "index/bool_0d_values",
+        """x = torch.zeros(3, 2)
+x[torch.tensor(True), torch.tensor([1])] = 7.0
+x
+x[torch.tensor(True)]
+x[torch.tensor(False)]
+x[torch.tensor(True), 1]
+x[torch.tensor(False), torch.tensor([0])]
+""",
     ),
     # ------------------------------------------------------------ gather / scatter
     (
