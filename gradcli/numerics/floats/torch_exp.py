@@ -19,6 +19,8 @@ results bit for bit (tests/golden/exact_numerics.json).
 
 from __future__ import annotations
 
+import struct
+
 import numpy as np
 
 from .. import native
@@ -190,6 +192,10 @@ def _vector_sigmoid(x):
 
 def sigmoid(x):
     """PyTorch's CPU sigmoid of a float32/float64 array: 1 / (1 + exp(-x))."""
+    if x.size == 1:  # (one value: the scalar code's, on Python floats)
+        v = sigmoid_one(x.item(), x.dtype.char == "f")
+        if v is not None:
+            return np.array(v, x.dtype).reshape(x.shape)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         return split(
             _vector_sigmoid,
@@ -197,6 +203,44 @@ def sigmoid(x):
             (x,),
             VEC_BLOCK[np.asarray(x).dtype.type],
         )
+
+
+_D, _Q, _S = struct.Struct("<d"), struct.Struct("<Q"), struct.Struct("<f")
+_T32_INTS = [int(b) for b in _T32]
+_np_exp = np.exp
+_M64 = (1 << 64) - 1
+
+
+def _expf_double(xd):
+    """libm_expf's steps on one value (a Python float holding a float32 value within
+    [_EXPF_MIN, _EXPF_MAX]): its double result before the rounding to float32."""
+    z = _INV_LN2_32 * xd
+    kd = z + _SHIFT52
+    ki = _Q.unpack(_D.pack(kd))[0]
+    r = z - (kd - _SHIFT52)
+    s = _D.unpack(_Q.pack((_T32_INTS[ki % 32] + (ki << 47)) & _M64))[0]
+    c0, c1, c2 = _P32
+    return (((c0 * r + c1) * (r * r)) + (c2 * r + 1)) * s
+
+
+def sigmoid_one(v, single):
+    """`sigmoid` of one value (a Python float; `single`: a float32 one), as the scalar
+    code computes a run shorter than a vector block: 1 / (exp(-v) + 1) with the exp
+    `_libm_exp` takes (NumPy's for float64; glibc's expf steps for float32, each float32 operation a double one
+    rounded to float32, which for + and / of float32 values is float32's own), as a
+    Python float; None outside the range where exp's result is a plain number (NaN, the
+    infinities, overflow, underflow: the array steps make those).  About 2 us where the
+    array steps take 8-30."""
+    m = -v
+    if single:
+        if not _EXPF_MIN <= m <= 88.0:
+            return None
+        f32 = _S.pack
+        e = _S.unpack(f32(_expf_double(m)))[0]
+        return _S.unpack(f32(1.0 / _S.unpack(f32(e + 1.0))[0]))[0]
+    if not -700.0 <= m <= 700.0:
+        return None
+    return 1.0 / (float(_np_exp(m)) + 1.0)
 
 
 def silu(x):
