@@ -27,7 +27,7 @@ from ..ops.return_types import ValuesIndices
 from ..library.values import BoundMethod, BuiltinFunction, Module, Size
 from ..library.stdlib import LazyIterator
 from ..core.parameter import is_parameter
-from ..library.nn import Parameter
+from ..library.nn.module import Parameter
 from ..library.torch_names import library_class
 from ..library.numpy_ns import NUMPY_VALUES, type_of as numpy_type_of
 from .classes import LanguageObject, is_user_class

@@ -108,11 +108,11 @@ def library_class(cls):
 
 
 def name_classes(members, seen=None):
-    """Name the library classes a namespace holds (and its sub-namespaces)."""
+    """Name the library classes a namespace holds (and its sub-namespaces made so far)."""
     seen = set() if seen is None else seen
     for v in members.values():
         if isinstance(v, type):
             library_class(v)
-        elif type(v) is Module and id(v) not in seen:
+        elif type(v) is Module and v.loaded and id(v) not in seen:  # (lazy: named when made)
             seen.add(id(v))
             name_classes(v.members, seen)

@@ -31,8 +31,9 @@ from .methods import write_
 from .autograd_api import ENABLE_GRAD, NO_GRAD
 from .values import Module, Size
 from .torch_names import name_classes
-from . import calculus, nn as nn_library, random_api, saved_hooks
-from . import data, lr_cycles, lr_scheduler, optim
+from . import calculus, counting, random_api, saved_hooks  # noqa: F401  (counting: its ops)
+from .nn import module as nn_module
+from . import optim
 from . import inference
 from .inference import inference_mode
 from ..core.tensor import Tensor
@@ -319,10 +320,13 @@ def uniform_method(x, a=0.0, b=1.0, *, generator=None, **kw):
     )
 
 
-def _data_module(Namespace):
-    """torch.utils.data, with its modules dataset, sampler and dataloader (which published
-    code imports from: `from torch.utils.data.dataloader import DataLoader`)."""
-    members = data.members()
+def _data_members(Namespace):
+    """torch.utils.data's members, with its modules dataset, sampler and dataloader (which
+    published code imports from: `from torch.utils.data.dataloader import DataLoader`):
+    made when a program first reads the namespace."""
+    from .data import members as data_members
+
+    members = data_members()
     parts = {
         "dataset": "Dataset IterableDataset TensorDataset Subset random_split",
         "sampler": "Sampler SequentialSampler RandomSampler SubsetRandomSampler BatchSampler",
@@ -332,7 +336,22 @@ def _data_module(Namespace):
         part: Namespace(f"torch.utils.data.{part}", {n: members[n] for n in names.split()})
         for part, names in parts.items()
     }
-    return Namespace("torch.utils.data", {**members, **modules})
+    return _named({**members, **modules})
+
+
+def _schedulers():
+    """torch.optim.lr_scheduler's members, made when a program first reads the namespace."""
+    from .lr_scheduler import SCHEDULERS
+    from .lr_cycles import SCHEDULERS as CYCLES
+
+    return _named({**SCHEDULERS, **CYCLES})
+
+
+def _named(members):
+    """members, a namespace's made at its first read, with their library classes named
+    as PyTorch names them."""
+    name_classes(members)
+    return members
 
 
 def namespaces(Namespace):
@@ -347,14 +366,14 @@ def namespaces(Namespace):
                 "device_count": lambda: 0,
             },
         ),
-        "utils": Namespace("torch.utils", {"data": _data_module(Namespace)}),
+        "utils": Namespace(
+            "torch.utils",
+            {"data": Namespace("torch.utils.data", load=lambda: _data_members(Namespace))},
+        ),
         "optim": Namespace(
             "torch.optim",
             {
-                "lr_scheduler": Namespace(
-                    "torch.optim.lr_scheduler",
-                    {**lr_scheduler.SCHEDULERS, **lr_cycles.SCHEDULERS},
-                ),
+                "lr_scheduler": Namespace("torch.optim.lr_scheduler", load=_schedulers),
                 "Optimizer": optim.Optimizer,
             },
         ),
@@ -560,8 +579,8 @@ def namespace() -> dict:
                 **layout.FORMATS,
             }
         )
-        functional = Module("torch.nn.functional", dict(nn_library.FUNCTIONAL))
-        nn = Module("torch.nn", {"functional": functional, **nn_library.members(Module)})
+        functional = Module("torch.nn.functional", load=_nn_functional)
+        nn = Module("torch.nn", load=lambda: _nn_members(functional))
         autograd_functional = Module("torch.autograd.functional")
         autograd = Module(
             "torch.autograd",
@@ -629,8 +648,26 @@ def namespace() -> dict:
         for members in (ns, torch_members, cuda.members):
             _name_functions(members)
         name_classes(ns)
+        # (torch.nn's classes are named when a program reads it; a parameter's type may
+        # print before that)
+        name_classes({"Module": nn_module.Module, "Parameter": nn_module.Parameter})
         _namespace = ns
     return _namespace
+
+
+def _nn_functional():
+    """torch.nn.functional's members, made when a program first reads the namespace."""
+    from .nn.namespace import FUNCTIONAL
+
+    return dict(FUNCTIONAL)
+
+
+def _nn_members(functional):
+    """torch.nn's members, made when a program first reads the namespace: the layers,
+    losses and containers (library/nn), their classes named as PyTorch names them."""
+    from .nn.namespace import members
+
+    return _named({"functional": functional, **members(Module)})
 
 
 def torch_dtype(*args, **kwargs):

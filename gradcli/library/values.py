@@ -25,10 +25,27 @@ METHODS: dict = {}  # x.name(...) of a tensor: name -> fn(tensor, *args, **kwarg
 class Module:
     """`torch`, `torch.autograd`, `F` ...: attribute access finds built-ins by name."""
 
-    __slots__ = ("name", "members")
+    __slots__ = ("name", "members", "_load")
 
-    def __init__(self, name, members=None):
-        self.name, self.members = name, members or {}
+    def __init__(self, name, members=None, load=None):
+        """`load`: a function that makes the members when they are first read (a
+        namespace whose library most programs never import), instead of `members`."""
+        self.name, self._load = name, load
+        if load is None:
+            self.members = members or {}
+
+    def __getattr__(self, attr):
+        # only a lazy namespace's `members`, unset until first read, comes here
+        if attr != "members" or self._load is None:
+            raise AttributeError(attr)
+        load, self._load = self._load, None
+        members = self.members = load()
+        return members
+
+    @property
+    def loaded(self):
+        """Whether the members are made (a lazy namespace's are made at their first read)."""
+        return self._load is None
 
     def __repr__(self):
         return f"<module '{self.name}'>"

@@ -21,7 +21,7 @@ from gradcli.numerics import mkl
 from gradcli.runtime.errors import GradError
 from gradcli.core.printing import show
 from gradcli.core.tensor import Tensor
-from gradcli.library.nn import Module, Parameter
+from gradcli.library.nn.module import Module, Parameter
 from gradcli.library.nn.containers import Sequential
 from gradcli.library.nn.layers import Linear, ReLU
 
