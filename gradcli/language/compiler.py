@@ -64,6 +64,17 @@ def _either(loop, run, builtins):
     return either
 
 
+def _rest(rest, builtins):
+    """A replayed top-level loop's iterations after it gave up making a plan (the names
+    its statements make bound: replay.Run.iteration), run by its fast code: a `for`
+    loop's over the items left, a `while` loop's from its condition on."""
+
+    def run(s, items):
+        rest(s.vars, s, builtins, items)()
+
+    return run
+
+
 class Compiler(Statements, Control, Definitions, Expressions, Comprehensions, Calls):
     def __init__(self, builtins: dict):
         install(builtins)
@@ -183,6 +194,17 @@ class Compiler(Statements, Control, Definitions, Expressions, Comprehensions, Ca
             loop = loop_unit(self, node)  # a loop of the program's own variables
             if loop is not None:
                 return _either(loop, run, self.builtins)
+        elif (
+            self.fn is None
+            and node.data in ("while_stmt", "for_stmt")
+            and self.replays == replays + 1  # (no loop in it qualifies)
+            and getattr(run, "body", None) is not None
+        ):
+            from .fast_tier import rest_unit
+
+            rest = rest_unit(self, node)
+            if rest is not None:
+                run.body.rest = _rest(rest, self.builtins)
         return run
 
     def expr(self, node):

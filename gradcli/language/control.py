@@ -38,7 +38,7 @@ from .iteration import iterate, sample, step, tick
 from ..runtime.limits import SAMPLE
 from .runtime import BREAK, CONTINUE
 from .exceptions import Handling, catchable, matches
-from .functions import Generator
+from .functions import HANDED, Generator
 from .positions import located, pos, syntax_error
 from .state import state
 from .replay_draws import drawn
@@ -87,9 +87,12 @@ def _looped(loop, b, body, other):
             r = loop(s, runner.iteration)
         finally:
             runner.finish()
+        if type(r) is tuple:  # (HANDED, the items left): the rest, its `else` too
+            return body.rest(s, r[1])
         return ended(r, s)
 
     run.replays = True  # (the fast tier leaves a loop that qualifies for replay to it)
+    run.body = body  # (whose `rest` the compiler sets: Compiler.compound)
     return run
 
 
@@ -275,6 +278,8 @@ class Control:
                     n = sample(line, col)
                 r = again(s)  # iteration.body, inlined
                 if r is not None and r is not CONTINUE:
+                    if r is HANDED:
+                        return (HANDED, None)
                     return None if r is BREAK else r
 
         return _looped(loop, b, body, other)
@@ -328,8 +333,9 @@ class Control:
             max_steps = context.current.limits.max_steps
             n = SAMPLE  # iterations until the next look at the run's memory
             vars = s.vars
+            walk = iter(items)  # (what a `for` takes its items from: Python's)
             try:
-                for item in items:
+                for item in walk:
                     if name is not None:
                         vars[name] = item
                     else:
@@ -343,6 +349,8 @@ class Control:
                         n = sample(line, col)
                     r = again(s)  # iteration.body, inlined
                     if r is not None and r is not CONTINUE:
+                        if r is HANDED:  # (the items left: the fast tier's, _looped)
+                            return (HANDED, walk)
                         return None if r is BREAK else r
             except GradError as e:
                 raise _left(e, line, col)

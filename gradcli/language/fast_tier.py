@@ -300,10 +300,11 @@ class Emitter(
         else:
             store = None
         if self.given_items is not None:
-            if store is not None:
+            if store is not None and self.cached:
                 raise Unsupported("a loop target of the program's variables, cached")
             it, self.given_items = self.given_items, None
-            self.loop_target = target.children[0].value  # bound before the body reads it
+            if store is None:
+                self.loop_target = target.children[0].value  # bound before the body reads it
             pre = []
         else:
             it = self.tmp()
@@ -706,3 +707,27 @@ def loop_unit(comp, node):
     except (Unsupported, RecursionError, SyntaxError, ValueError, TypeError):
         return None
     return factory
+
+
+def rest_unit(comp, node):
+    """A function `(scope, builtins, items) -> None` running the rest of a top-level loop
+    that replay left (control._looped): a `for` loop's over `items`, the iterator its
+    items were being taken from, a `while` loop's from its condition on; or None."""
+    em = Emitter(comp, None)
+    try:
+        if node.data == "for_stmt":
+            em.given_items = "@items"
+        body = em.stmt(node)
+        em.consts["@BaseException"] = BaseException
+        em.consts["@NoneType"] = type(None)
+        em.consts["@range"] = range
+        em.consts["@M"] = _NOT
+        fn_def = ast.FunctionDef(
+            name="@loop",
+            args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]),
+            body=[_try_body(body, False)],
+            decorator_list=[],
+        )
+        return _module(em, fn_def, ["@gv", "@gs", "@builtins", "@items"])
+    except (Unsupported, RecursionError, SyntaxError, ValueError, TypeError):
+        return None

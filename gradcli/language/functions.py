@@ -50,6 +50,9 @@ CLASS_CELL = " class"  # a method's hidden local: [the class it was defined in] 
 #                           program can write this name)
 BREAK = object()
 CONTINUE = object()
+#: a replayed loop's iteration that ran as compiled with no plan left to make: the loop's
+#: other iterations are the fast tier's (replay.Run.iteration, control._looped)
+HANDED = object()
 
 
 class Signature:

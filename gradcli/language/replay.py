@@ -75,6 +75,7 @@ assert (ASSIGN, BACKWARD, AS_COMPILED, NO_GRAD, CHECK, ITEM) == (0, 1, 2, 3, 4, 
 assert (STEP, CLEAR_GRAD, ARRAY_STEP, ZERO_GRAD, EACH) == (0, 1, 3, 4, 5)
 from .state import state
 from .stmtlines import sequence
+from .functions import HANDED
 
 #: times a loop run notes an iteration again after a check failed; then it runs as compiled
 MAX_RECORDS = 3
@@ -100,6 +101,7 @@ class Body:
         "kept",
         "cond_loads",
         "keyed",
+        "rest",
     )
 
     def __init__(self, items, targets):
@@ -116,6 +118,7 @@ class Body:
         # or a target that is not a name)
         self.cond_loads = None  # a `while` loop's: the loads of its condition's variables
         self.keyed = False  # a loop's: a plan per draws (replay_draws.py; a def's: none)
+        self.rest = None  # a top-level loop's: its fast code from an item on (control._looped)
         self.closures = tuple(it[2] for it in items)
         self.stores = {what: extra[0] for kind, what, _, extra, _, _ in items if kind == "assign"}
         self.loads = {what: extra[1] for kind, what, _, extra, _, _ in items if kind == "assign"}
@@ -163,7 +166,7 @@ class Body:
         run.body, run.s = self, s
         run.steady = False
         run.records = 0
-        run.counts = [0, 0]
+        run.counts = [0, 0, 0]
         return run
 
 
@@ -207,7 +210,7 @@ class Run:
         self.fixed = None  # the hoisted ops' values: (what they read, (op, value) ...)
         self.steady = False  # the last iteration was replayed, with a plan.steady plan
         self.bases = {}  # name -> the output its value views (replay_plan.Assign.base)
-        self.counts = [0, 0]  # iterations replayed, in all (REPORT: Counted)
+        self.counts = [0, 0, 0]  # iterations replayed, in all, handed (REPORT: Counted)
         self.why = None  # why the last noted iteration gave no plan (REPORT)
         self.noted = -1  # the engine's ops the last noted iteration ran (replay_defs.py)
         self.lent = None  # a set an `if` handed over: (plan, its turn, the set) (`_guarded`)
@@ -236,7 +239,10 @@ class Run:
         if self.records < MAX_RECORDS and engine.plain():
             self.records += 1
             return self._record()
-        return self._compiled(0)
+        r = self._compiled(0)
+        if self.body.rest is None or self.records < MAX_RECORDS or r is not None:
+            return r
+        return HANDED if context.current.fast_tier else None  # (no plan left to make)
 
     def unsteady(self):
         """The loop's target was bound from something other than a tuple (its unpacking
@@ -564,7 +570,9 @@ class Counted(Run):
 
     def iteration(self, s):
         self.counts[1] += 1
-        return Run.iteration(self, s)
+        r = Run.iteration(self, s)
+        self.counts[2] = r is HANDED
+        return r
 
     def _replay(self, plan):
         self.counts[0] += 1
@@ -573,7 +581,8 @@ class Counted(Run):
     def finish(self):
         line = self.body.line
         Run.finish(self)  # (which lets go of the body when it keeps the run)
-        text = "%d of %d iterations replayed" % tuple(self.counts)
+        text = "%d of %d iterations replayed" % tuple(self.counts[:2])
+        text += ", the others run by the fast tier" if self.counts[2] else ""
         if self.why is not None and self.plan is None:
             text += " (no plan: %s)" % self.why
         report(line, text)
