@@ -1,14 +1,33 @@
 """Calls of the compiled loops of `numerics/native_pool.py` (max_pool2d's forward and
 backward, relu's backward, a convolution's im2col columns): each takes NumPy arrays,
 passes their addresses in one int64 array, and answers None or False where the native
-loops are not loaded (`native.loaded`), the caller then computing with NumPy."""
+loops are not loaded (`native.loaded`), the caller then computing with NumPy.
+
+The addresses are written into one buffer kept for all the calls (`_call`): a fresh int64
+array of them cost a microsecond, most of a small array's call (a layer's ReLU of 64 x 32
+values)."""
 
 from __future__ import annotations
+
+import struct
 
 import numpy as np
 
 from . import native
 from .mkl import address
+
+#: the loops' parameters, written by `_call` (at most 12 int64 values: pool_max's) and
+#: their address; a loop reads them before it returns, and no call is made inside another
+_PARAMS = np.zeros(12, np.int64)
+_PARAMS_AT = address(_PARAMS)
+#: per number of values: the packing of that many int64 values into _PARAMS
+_PACK = {n: struct.Struct(f"={n}q").pack_into for n in range(1, 13)}
+
+
+def _call(fn, *values):
+    """fn (a loop taking the address of its int64 parameters) on `values`."""
+    _PACK[len(values)](_PARAMS, 0, *values)
+    return fn(_PARAMS_AT)
 
 
 def pool_max(x, geometry, offs, out, local, flat):
@@ -22,19 +41,16 @@ def pool_max(x, geometry, offs, out, local, flat):
     lib = native.loaded()
     if lib is None:
         return False
-    params = np.array(
-        (
-            *geometry,
-            offs.size,
-            address(x),
-            address(offs),
-            address(out),
-            address(local),
-            address(flat),
-        ),
-        np.int64,
+    _call(
+        lib.pool_max[x.dtype.char],
+        *geometry,
+        offs.size,
+        address(x),
+        address(offs),
+        address(out),
+        address(local),
+        address(flat),
     )
-    lib.pool_max[x.dtype.char](address(params))
     return True
 
 
@@ -46,8 +62,7 @@ def pool_scatter(g, flat, size):
     if not lib:
         return None
     out = np.zeros(size, g.dtype)  # (NumPy's memset: faster than the loop's own zeros)
-    params = np.array((g.size, 0, address(g), address(flat), address(out)), np.int64)
-    lib.pool_scatter[g.dtype.char](address(params))
+    _call(lib.pool_scatter[g.dtype.char], g.size, 0, address(g), address(flat), address(out))
     return out
 
 
@@ -59,8 +74,7 @@ def kept(g, x):
     if not lib:
         return None
     out = np.empty(g.shape, g.dtype)
-    params = np.array((g.size, address(g), address(x), address(out)), np.int64)
-    lib.kept[g.dtype.char](address(params))
+    _call(lib.kept[g.dtype.char], g.size, address(g), address(x), address(out))
     return out
 
 
@@ -72,8 +86,7 @@ def rows(x, src, length, step, out):
     lib = native.loaded()
     if not lib:
         return False
-    params = np.array((src.size, length, step, address(x), address(src), address(out)), np.int64)
-    lib.rows[x.itemsize](address(params))
+    _call(lib.rows[x.itemsize], src.size, length, step, address(x), address(src), address(out))
     return True
 
 
@@ -85,6 +98,5 @@ def relu(x):
     if lib is None:
         return None
     out = np.empty(x.shape, x.dtype)
-    params = np.array((x.size, address(x), address(x), address(out)), np.int64)
-    lib.relu[x.dtype.char](address(params))
+    _call(lib.relu[x.dtype.char], x.size, address(x), address(x), address(out))
     return out

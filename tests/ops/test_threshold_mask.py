@@ -57,3 +57,25 @@ def test_relu_loop_same_bits_as_maximum(dtype, bits):
         want = np.maximum(0, x)
         assert got.dtype == want.dtype and got.shape == want.shape
         assert (got.view(bits) == want.view(bits)).all()
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+@pytest.mark.parametrize("dtype, bits", [(np.float32, np.uint32), (np.float64, np.uint64)])
+def test_masked_any_size_same_bits_as_where(dtype, bits, compiled):
+    """relu's backward as the op computes it (`_masked`: where, the mask of bits or the
+    compiled loop by size and whether the loops are loaded) on sizes around each choice."""
+    from gradcli.ops.unary import _masked
+
+    if compiled and not native.available():
+        pytest.skip("llvmlite is not installed")
+    rng = np.random.default_rng(2)
+    top = 2 ** (8 * np.dtype(bits).itemsize)
+    with contextlib.nullcontext() if compiled else native.numpy_only():
+        for n in (3, 511, 512, 2048, 2049, 16_385):
+            g = rng.integers(0, top, size=n, dtype=bits).view(dtype)
+            x = rng.integers(0, top, size=n, dtype=bits).view(dtype)
+            x[::5], x[1::9] = 0.0, -0.0
+            with np.errstate(invalid="ignore"):
+                want = np.where(x <= 0, 0.0, g)
+            got = _masked(np, g, x, 0.0)
+            assert got.dtype == want.dtype and (got.view(bits) == want.view(bits)).all()
