@@ -6,8 +6,8 @@ pass is PyTorch's native CPU cell math, built from the ops so that autograd come
 it: the input's linear map over the whole sequence first, then at each step the hidden
 state's linear map added to it and the gates (RNN: tanh or relu; GRU: reset, update and
 new gates; LSTM: input, forget, cell and output gates), the steps' outputs stacked.
-A GRU's or tanh RNN's layer direction runs those ops as one graph node
-(recurrent_layer.py: the same values and gradients, less work a step).
+A layer direction runs those ops as one graph node (recurrent_layer.py: the same
+values and gradients, less work a step).
 PyTorch runs float32 LSTM through oneDNN on CPU, whose sums round differently: that
 case is computed the same way here, not bit for bit (docs/reference.md says so)."""
 
@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import math
 
+from ...core.tensor import Tensor
+from ...numerics.mkl import torch_mm
 from ...runtime.errors import GradRuntimeError, GradValueError
 from ...ops.registry import FUNCTIONS
 from ..inplace_views import transpose_
@@ -34,35 +36,60 @@ def _step(mode, igates, hidden, w_hh, b_hh, kept=None):
     """One step of PyTorch's cell on precomputed input gates `igates` (linear_ih of the
     input): returns the new hidden state (for LSTM the pair (h, c)).  `kept`: a list to
     which the values a backward of the step needs are appended (GRU: r, z, n, the hidden
-    gates' new-gate piece and h - n; RNN: its output), for recurrent_layer.py."""
+    gates' new-gate piece and h - n; LSTM: its four gates, tanh(c) and the previous c;
+    RNN: its output), for recurrent_layer.py, whose steps run with grad mode off on
+    Tensors of their own: their chunks' pieces and hidden product are then made directly
+    (the same views and values as the ops')."""
+    direct = kept is not None
     if mode == "LSTM":
         hx, cx = hidden
-        gates = _f("add", _f("linear", hx, w_hh, b_hh), igates)
-        i, fg, g, o = _f("chunk", gates, 4, 1)
+        gates = _f("add", _hidden_product(hx, w_hh, b_hh, direct), igates)
+        if direct:
+            i, fg, g, o = _views(gates, 4, (0, 1, 2, 3))
+        else:
+            i, fg, g, o = _f("chunk", gates, 4, 1)
         i, fg, g, o = _f("sigmoid", i), _f("sigmoid", fg), _f("tanh", g), _f("sigmoid", o)
         cy = _f("add", _f("mul", fg, cx), _f("mul", i, g))
-        return _f("mul", o, _f("tanh", cy)), cy
-    hgates = _f("linear", hidden, w_hh, b_hh)
+        tc = _f("tanh", cy)
+        if direct:
+            kept += (i.data, fg.data, g.data, o.data, tc.data, cx.data)
+        return _f("mul", o, tc), cy
+    hgates = _hidden_product(hidden, w_hh, b_hh, direct)
     if mode == "GRU":
         # PyTorch adds the reset and update gates' inputs in place into column slices of
         # the hidden gates and applies sigmoid there: the kernels run along each row of a
         # strided slice, which decides which values take the vector path (of each chunk
         # only the pieces used are made: the others would be nodes no backward reaches)
-        pieces = FUNCTIONS["chunk_pieces"]
-        (inew,) = pieces(igates, 3, 1, (2,))
-        (hnew,) = pieces(hgates, 3, 1, (2,))
-        sr, sz = pieces(_f("add", hgates, igates), 3, 1, (0, 1))
+        pieces = _views if direct else lambda x, n, which: _f("chunk_pieces", x, n, 1, which)
+        (inew,) = pieces(igates, 3, (2,))
+        (hnew,) = pieces(hgates, 3, (2,))
+        sr, sz = pieces(_f("add", hgates, igates), 3, (0, 1))
         r, z = _f("sigmoid", sr), _f("sigmoid", sz)
         n = _f("tanh", _f("add", inew, _f("mul", hnew, r)))
         d = _f("sub", hidden, n)
-        if kept is not None:
+        if direct:
             kept += (r.data, z.data, n.data, hnew.data, d.data)
         return _f("add", _f("mul", d, z), n)
     pre = _f("add", hgates, igates)
     out = _f("tanh", pre) if mode == "RNN_TANH" else _f("relu", pre)
-    if kept is not None:
+    if direct:
         kept.append(out.data)
     return out
+
+
+def _hidden_product(h, w_hh, b_hh, direct):
+    """linear(h, w_hh, b_hh) of a 2-D h; `direct`: its value alone, as linear's addmm (or
+    mm) computes it."""
+    if not direct:
+        return _f("linear", h, w_hh, b_hh)
+    wt = w_hh.data.T
+    return Tensor(torch_mm(h.data, wt) if b_hh is None else torch_mm(h.data, wt, b_hh.data))
+
+
+def _views(x, chunks, which):
+    """chunk_pieces(x, chunks, 1, which)'s views alone (no nodes: grad mode off)."""
+    size = int(x.data.shape[1]) // chunks
+    return tuple(Tensor(x.data[:, k * size : (k + 1) * size, ...]) for k in which)
 
 
 def _layer_ops(mode, igates, h, w_hh, b_hh, reverse):

@@ -1,5 +1,5 @@
-"""One node for a whole recurrent layer (one direction of one layer of nn.GRU or a tanh
-nn.RNN) in a plain backward pass, instead of some fifteen nodes a time step.
+"""One node for a whole recurrent layer (one direction of one layer of nn.RNN, nn.GRU or
+nn.LSTM) in a plain backward pass, instead of four to fifteen nodes a time step.
 
 PyTorch runs such a layer as its cell's ops, step after step, each op a node of the
 graph; gradcli did the same (recurrent.py `_step`), and the per-op work of making and
@@ -8,24 +8,26 @@ forward runs the same ops on the same arrays with grad mode off (the values are 
 ops' own), keeping what the steps' backward needs; one node (`RecurrentLayer`) stands
 for all the steps, and its backward makes, step by step from the last, each op's
 gradient with the same array functions the ops' nodes call (`mm_grads`, `sum_to`,
-tanh's and sigmoid's backward kernels), added in the order PyTorch's engine adds them:
-a step's output gradient first, then the next step's `h - n` (GRU) and last its
-product with the hidden weights; the weights' and bias's per-step gradients summed
-from the last step to the first, as their leaf's buffer takes them.
+tanh's, sigmoid's and relu's backward kernels, a chunk's pieces written into zeros),
+added in the order PyTorch's engine adds them: a step's output gradient first, then the
+next step's `h - n` (GRU) and last its product with the hidden weights; the weights' and
+bias's per-step gradients summed from the last step to the first, as their leaf's buffer
+takes them.
 
-The node's output is the steps' outputs with the final state as one more row; the
-layer's output and its final state are two views of it, nodes named as PyTorch's
-(StackBackward0: the outputs stacked; the final state's node is the last op of its
-cell's step, AddBackward0 for GRU, TanhBackward0 for RNN) whose backward pads its
-gradient into an array of -0.0 (adding -0.0 changes no value, so the two views'
-gradients add up to each one's own values where the other gave none).
+The node's output is the steps' outputs with the final state (an LSTM's: then its final
+cell state) as more rows; what the layer returns are views of it, nodes named as
+PyTorch's (StackBackward0: the outputs stacked; a final state's node is the op of its
+cell's step that made it: AddBackward0 for GRU's h and LSTM's c, MulBackward0 for LSTM's
+h, TanhBackward0 or ReluBackward0 for RNN's) whose backward pads its gradient into an
+array of -0.0 (adding -0.0 changes no value, so the views' gradients add up to each
+one's own values where the others gave none).
 
 A backward with create_graph runs the layer again as its ops and differentiates those:
 the first gradients are the same, but a gradient of them reaches the inputs through that
 graph and this node's own backward separately, so its sums may differ in the last bits
-from the per-step ops' (whose GRU sums already differ from PyTorch's there).  The cell modules, LSTM, relu RNNs, other dtypes
-and the active modes (forward-mode AD, saved-tensor hooks, a loop being recorded) keep
-the ops of each step (recurrent.py)."""
+from the per-step ops' (whose GRU sums already differ from PyTorch's there).  The cell
+modules, other dtypes and the active modes (forward-mode AD, saved-tensor hooks, a loop
+being recorded) keep the ops of each step (recurrent.py)."""
 
 from __future__ import annotations
 
@@ -40,11 +42,17 @@ from ...core.tensor import Tensor
 from ...numerics.mkl import mm_grads
 from ...ops.registry import FUNCTIONS
 from ...ops.fused_grads import sigmoid_backward_values, tanh_backward_values
+from ...ops.unary import masked_grad
 from ...runtime import context
 
-#: the cell modes one node runs, and the name of the last op of a step (the final
-#: state's grad_fn)
-MODES = {"GRU": "AddBackward0", "RNN_TANH": "TanhBackward0"}
+#: the cell modes one node runs, and the names of the last ops of a step (the final
+#: states' grad_fn: h, and an LSTM's c)
+MODES = {
+    "GRU": ("AddBackward0",),
+    "RNN_TANH": ("TanhBackward0",),
+    "RNN_RELU": ("ReluBackward0",),
+    "LSTM": ("MulBackward0", "AddBackward0"),
+}
 
 
 def fits(mode, ig):
@@ -54,33 +62,38 @@ def fits(mode, ig):
 
 class RecurrentLayer(Function):
     """The steps of one layer direction: inputs (input gates of all steps (T, B, G),
-    initial state (B, H), hidden weights (G, H), their bias (G,) or None); output
-    (T + 1, B, H), the steps' outputs in time order, then the final state."""
+    initial state (B, H), an LSTM's initial cell state (B, H) or None, hidden weights
+    (G, H), their bias (G,) or None); output (T + 1, B, H), the steps' outputs in time
+    order, then the final state (an LSTM's: (T + 2, B, H), the final cell state last)."""
 
     name = "RecurrentLayerBackward"
     jvp = none("forward-mode AD runs the layer as its cell's ops (recurrent.py)")
     saved_names = none("PyTorch has no such node: its steps' nodes save their values")
     formula = none("no formula rule: the layer's steps are its cell's ops")
 
-    def forward(self, ig, h0, w, b, mode, reverse, step):
+    def forward(self, ig, h0, c0, w, b, mode, reverse, step):
         self.mode, self.reverse = mode, reverse
         steps = ig.shape[0]
         order = range(steps - 1, -1, -1) if reverse else range(steps)
+        lstm = mode == "LSTM"
         ctx = context.current
         prev = ctx.grad_enabled
         ctx.grad_enabled = False
         try:
             wt, bt = Tensor(w), None if b is None else Tensor(b)
-            h = Tensor(h0)
-            out = np.empty((steps + 1,) + h0.shape, h0.dtype)
+            h = (Tensor(h0), Tensor(c0)) if lstm else Tensor(h0)
+            out = np.empty((steps + 1 + lstm,) + h0.shape, h0.dtype)
             tape = []
             for t in order:
                 kept: list = []
                 h_new = step(mode, Tensor(ig[t]), h, wt, bt, kept)
-                tape.append((t, h.data, *kept))
-                out[t] = h_new.data
+                tape.append((t, (h[0] if lstm else h).data, *kept))
+                out[t] = (h_new[0] if lstm else h_new).data
                 h = h_new
-            out[steps] = h.data
+            if lstm:
+                out[steps], out[steps + 1] = h[0].data, h[1].data
+            else:
+                out[steps] = h.data
         finally:
             ctx.grad_enabled = prev
         # (the steps' values beside the saved inputs, which a backward with create_graph
@@ -93,11 +106,11 @@ class RecurrentLayer(Function):
         if F.tensor_mode:
             return self._again(g)
         tape = self.tape
-        need_ig, need_h0, need_w, need_b = self.needs
+        need_ig, need_h0, need_c0, need_w, need_b = self.needs
         steps = len(tape)
         g_ig = np.empty((steps, g.shape[1], w.shape[0]), g.dtype)
-        gw = gb = carry = None
-        gru = self.mode == "GRU"
+        gw = gb = carry = g_c = None
+        mode = self.mode
         for k in range(steps - 1, -1, -1):
             t, h, *kept = tape[k]
             gh = g[t]
@@ -106,26 +119,17 @@ class RecurrentLayer(Function):
             else:
                 for c in carry:
                     gh = gh + c
-            if gru:
-                r, z, n, hnew, d = kept
-                gd = gh * z
-                gz = gh * d
-                ga = tanh_backward_values(gh + -gd, n)
-                ghnew = ga * r
-                gr = ga * hnew
-                size = z.shape[1]
-                gs = np.zeros(g_ig.shape[1:], g.dtype)
-                gs[:, :size] = sigmoid_backward_values(gr, r)
-                gs[:, size : 2 * size] = sigmoid_backward_values(gz, z)
-                pad = np.zeros(gs.shape, g.dtype)
-                pad[:, 2 * size :] = ghnew
-                ghg = pad + gs
-                pad = np.zeros(gs.shape, g.dtype)
-                pad[:, 2 * size :] = ga
-                g_ig[t] = pad + gs
-            else:
-                ghg = tanh_backward_values(gh, kept[0])
+            if mode == "GRU":
+                gd, ghg, g_ig[t] = _gru_step(gh, *kept)
+            elif mode == "LSTM":
+                if k == steps - 1:
+                    g_c = g[steps + 1]
+                g_c, ghg = _lstm_step(gh, g_c, *kept)
                 g_ig[t] = ghg
+            elif mode == "RNN_TANH":
+                ghg = g_ig[t] = tanh_backward_values(gh, kept[0])
+            else:
+                ghg = g_ig[t] = masked_grad(F, gh, kept[0])
             if need_b:
                 s = sum_to(ghg, w.shape[:1])
                 gb = s if gb is None else gb + s
@@ -133,24 +137,64 @@ class RecurrentLayer(Function):
             g_h, g_wt = mm_grads(ghg, h, wt, need_h0 or not first, need_w, F)
             if need_w:
                 gw = g_wt.T if gw is None else gw + g_wt.T
-            carry = (gd, g_h) if gru else (g_h,)
+            carry = (gd, g_h) if mode == "GRU" else (g_h,)
         g_h0 = None
         if need_h0:
             g_h0 = carry[0]
             for c in carry[1:]:
                 g_h0 = g_h0 + c
-        return (g_ig if need_ig else None, g_h0, gw, gb)
+        return (g_ig if need_ig else None, g_h0, g_c if need_c0 else None, gw, gb)
 
     def _again(self, g):
         """The inputs' gradients under create_graph: the layer run again as its cell's
         ops (a graph of its own), differentiated with the graph made."""
-        ig, h0, w, b = self.inputs
-        out, final = self.ops(self.mode, ig, h0, w, b, self.reverse)
+        ig, h0, c0, w, b = self.inputs
+        lstm = self.mode == "LSTM"
+        out, final = self.ops(self.mode, ig, (h0, c0) if lstm else h0, w, b, self.reverse)
         steps = int(out.data.shape[0])
-        heads = [FUNCTIONS["narrow"](g, 0, 0, steps), FUNCTIONS["select"](g, 0, steps)]
+        outs = [out, *final] if lstm else [out, final]
+        heads = [FUNCTIONS["narrow"](g, 0, 0, steps)]
+        heads += [FUNCTIONS["select"](g, 0, steps + k) for k in range(len(outs) - 1)]
         wanted = [x for x, n in zip(self.inputs, self.needs) if n]
-        got = iter(run_backward([out, final], heads, True, True, inputs=wanted, allow_unused=True))
+        got = iter(run_backward(outs, heads, True, True, inputs=wanted, allow_unused=True))
         return tuple(next(got) if n else None for n in self.needs)
+
+
+def _gru_step(gh, r, z, n, hnew, d):
+    """(the gradient of h - n's h, of the hidden gates, of the input gates) of a GRU step
+    whose output's gradient is gh, as the step's nodes make them: the chunk pieces'
+    gradients written into zeros and those arrays added."""
+    gd = gh * z
+    gz = gh * d
+    ga = tanh_backward_values(gh + -gd, n)
+    ghnew = ga * r
+    gr = ga * hnew
+    size = z.shape[1]
+    shape = (gh.shape[0], 3 * size)
+    gs = np.zeros(shape, gh.dtype)
+    gs[:, :size] = sigmoid_backward_values(gr, r)
+    gs[:, size : 2 * size] = sigmoid_backward_values(gz, z)
+    pad = np.zeros(shape, gh.dtype)
+    pad[:, 2 * size :] = ghnew
+    ghg = pad + gs
+    pad = np.zeros(shape, gh.dtype)
+    pad[:, 2 * size :] = ga
+    return gd, ghg, pad + gs
+
+
+def _lstm_step(gh, g_c, i, f, gg, o, tc, cx):
+    """(the gradient of the step's input cell state, of its gates) of an LSTM step whose
+    output's gradient is gh and whose cell state's (from the next step or the final
+    state) is g_c: the gates' four pieces written into one array, as their chunk's."""
+    g_o = gh * tc
+    g_c = g_c + tanh_backward_values(gh * o, tc)
+    size = i.shape[1]
+    gates = np.empty((gh.shape[0], 4 * size), gh.dtype)
+    gates[:, :size] = sigmoid_backward_values(g_c * gg, i)
+    gates[:, size : 2 * size] = sigmoid_backward_values(g_c * cx, f)
+    gates[:, 2 * size : 3 * size] = tanh_backward_values(g_c * i, gg)
+    gates[:, 3 * size :] = sigmoid_backward_values(g_o, o)
+    return g_c * f, gates
 
 
 class _Part(Function):
@@ -177,19 +221,22 @@ class _Part(Function):
 
 _PARTS = {
     name: type(name, (_Part,), {"__slots__": (), "name": name})
-    for name in {"StackBackward0", *MODES.values()}
+    for name in {"StackBackward0", *(n for names in MODES.values() for n in names)}
 }
 
 
 def run(mode, ig, h0, w, b, reverse, step, ops):
-    """(the layer's outputs (T, B, H), its final state (B, H)) as Tensors: one node for
-    the steps (`fits` said so); `step` is the cell's step on Tensors, `ops` the layer as
-    its cell's ops (for a backward with create_graph)."""
-    ext = RecurrentLayer.apply(ig, h0, w, b, mode=mode, reverse=reverse, step=step)
+    """(the layer's outputs (T, B, H), its final state (B, H); an LSTM's: the pair (h,
+    c)) as Tensors: one node for the steps (`fits` said so); h0 the initial state (an
+    LSTM's: the pair), `step` the cell's step on Tensors, `ops` the layer as its cell's
+    ops (for a backward with create_graph)."""
+    h0, c0 = h0 if mode == "LSTM" else (h0, None)
+    ext = RecurrentLayer.apply(ig, h0, c0, w, b, mode=mode, reverse=reverse, step=step)
     node = ext.grad_fn
     if node is not None:
-        node.inputs = (ig, h0, w, b)
+        node.inputs = (ig, h0, c0, w, b)
         node.ops = ops
-    steps = ext.data.shape[0] - 1
+    steps = int(ig.data.shape[0])
     out = _PARTS["StackBackward0"].apply(ext, key=(slice(0, steps),))
-    return out, _PARTS[MODES[mode]].apply(ext, key=(steps,))
+    finals = [_PARTS[name].apply(ext, key=(steps + k,)) for k, name in enumerate(MODES[mode])]
+    return out, (tuple(finals) if mode == "LSTM" else finals[0])
