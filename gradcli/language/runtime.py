@@ -698,6 +698,10 @@ def get_attr(obj, name):  # noqa: C901 (one dispatch over the kinds of object)
     m = unbound.method(obj, name, _TYPE_METHODS)  # str.lower, list.append ...
     if m is not None:
         return m
+    if unbound.PY_TYPES.get(id(obj)) is not None:  # str.nope, torch.Tensor.nope
+        raise GradAttributeError(
+            f"type object '{name_attr(obj, '__name__')}' has no attribute '{name}'"
+        )
     raise GradAttributeError(
         f"'{_type_shown(obj)}' object has no attribute '{name}'",
         hint=_LEFT_OUT.get((type(obj), name)),
@@ -989,4 +993,5 @@ _TYPE_METHODS = {
     dict: DICT_METHODS,
     set: SET_METHODS,
     frozenset: FROZENSET_METHODS,
+    Tensor: METHODS,  # torch.Tensor.add, map(torch.Tensor.item, xs)
 }

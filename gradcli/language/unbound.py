@@ -9,6 +9,7 @@ on those types' values (runtime.STR_METHODS ...)."""
 from __future__ import annotations
 
 from ..runtime.errors import GradTypeError
+from ..core.tensor import Tensor
 from ..library.values import BoundMethod
 from .containers import CLASS_METHODS
 
@@ -24,9 +25,10 @@ class UnboundMethod:
         self.type, self.name, self.fn = py_type, name, fn
 
     def __call__(self, *args, **kwargs):
-        tn = self.type.__name__
+        tn = _QUALIFIED.get(self.type, self.type.__name__)
         if not args:
-            raise GradTypeError(f"unbound method {tn}.{self.name}() needs an argument")
+            short = tn.rsplit(".", 1)[-1]
+            raise GradTypeError(f"unbound method {short}.{self.name}() needs an argument")
         if not isinstance(args[0], self.type):
             raise GradTypeError(
                 f"descriptor '{self.name}' for '{tn}' objects doesn't apply "
@@ -35,7 +37,13 @@ class UnboundMethod:
         return self.fn(*args, **kwargs)
 
     def __repr__(self):
-        return f"<method '{self.name}' of '{self.type.__name__}' objects>"
+        return (
+            f"<method '{self.name}' of '{_QUALIFIED.get(self.type, self.type.__name__)}' objects>"
+        )
+
+
+# the class PyTorch defines a tensor's methods on (torch.Tensor.add is TensorBase's)
+_QUALIFIED = {Tensor: "torch._C.TensorBase"}
 
 
 def _type_name(v):

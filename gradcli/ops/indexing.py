@@ -174,19 +174,27 @@ def _norm_key(key, shape, get=False, deferred=None):
             if arr.dtype.kind == "b":
                 dim += arr.ndim - 1
         dim += 1
+    if entries:  # (checked after the key's other errors, as ATen does)
+        out = _check_entries(out, shape, entries, bounds, late, deferred, get)
+    if advanced:
+        name = "IndexBackward0"
+    return tuple(out), name, advanced
+
+
+def _check_entries(out, shape, entries, bounds, late, deferred, get):
+    """PyTorch's errors for a key's index tensors (`_norm_key`'s `entries`; `bounds`: an
+    index is known out of bounds; `late`: integer arrays not checked yet, or left to
+    NumPy's indexing through `deferred`); returns the key, its indices taken in bounds
+    when x[key] reads nothing (ATen's kernel checks each index as it reads it)."""
     if late and deferred is not None:
         if len(entries) == 1 and sum(type(o) is np.ndarray for o in out) == 1:
             deferred.extend(entries)  # (one index array: NumPy checks each of its indices)
         else:  # (several: NumPy checks none of an empty broadcast's indices)
             bounds = bounds or any(_outside(arr, n) for arr, n in late)
     if bounds and get and _result_numel(out, shape) == 0:
-        # (ATen's kernel checks each index as it reads: an empty result reads none)
         out, bounds = _in_bounds(out, entries), False
-    if entries:  # (checked after the key's other errors, as ATen does)
-        check_index_tensors(entries, bounds)
-    if advanced:
-        name = "IndexBackward0"
-    return tuple(out), name, advanced
+    check_index_tensors(entries, bounds)
+    return out
 
 
 def _integer_bounds(arr, n, late):

@@ -35,6 +35,14 @@ def kinds(v):
 print(P(1), A(1) >= A(2), kinds({}), kinds(()), kinds([]), kinds(set()))
 print(type({}) is dict, type((1,)) is tuple, isinstance(P(2), P), type(vars(P(3))) is dict)
 """,
+    "a_builtin_type_lacks_an_attribute": """
+for t in (str, int, float, bool, list, tuple, dict, set, frozenset, range):
+    try:
+        t.nope
+    except AttributeError as e:
+        print(e)
+print(list(map(str.upper, ["a", "b"])), str.join("-", ["x", "y"]))
+""",
     "an_attribute_object_lacks_names_object": """
 class C:
     pass

@@ -457,6 +457,32 @@ errors(
     ],
 )
 
+case(
+    "tensor_class/unbound_methods",
+    """
+    import torch
+    print(torch.Tensor.sum, torch.Tensor.add, torch.Tensor.item)
+    print(torch.Tensor.add(torch.ones(2), torch.ones(2)))
+    print(list(map(torch.Tensor.item, [torch.tensor(1.0), torch.tensor(2)])))
+    print(sorted([torch.tensor(3.0), torch.tensor(1.0)], key=torch.Tensor.item))
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = torch.Tensor.sum(torch.Tensor.mul(x, x))
+    torch.Tensor.backward(y)
+    print(x.grad, hasattr(torch.Tensor, "add"), hasattr(torch.Tensor, "nope"))
+    print(torch.Tensor.reshape(torch.arange(6), 2, 3), torch.Tensor.mean(torch.arange(4.0), dim=0))
+    """,
+)
+
+errors(
+    "tensor_class/unbound_errors",
+    "import torch",
+    [
+        "torch.Tensor.add(1, 2)",
+        "torch.Tensor.add()",
+        "torch.Tensor.nope",
+    ],
+)
+
 errors(
     "custom_function/clearing_errors",
     "import torch\n"
