@@ -34,7 +34,6 @@ from .prelude import install
 from .state import state
 from .statements import Statements
 from . import stmtlines
-from . import dataclass, ordering
 from ..library import stdlib
 
 
@@ -226,7 +225,19 @@ def _methods_compiler():
     return Compiler(session.builtins if session is not None else {})
 
 
-stdlib.add_module("dataclasses", lambda: dataclass.make_module(_methods_compiler))
-stdlib.add_members(
-    "functools", lambda: {"total_ordering": ordering.total_ordering(_methods_compiler)}
-)
+def _dataclasses():
+    """`import dataclasses`: made at a program's first import of it."""
+    from .dataclass import make_module
+
+    return make_module(_methods_compiler)
+
+
+def _total_ordering():
+    """functools.total_ordering, made with the program's first `import functools`."""
+    from .ordering import total_ordering
+
+    return {"total_ordering": total_ordering(_methods_compiler)}
+
+
+stdlib.add_module("dataclasses", _dataclasses)
+stdlib.add_members("functools", _total_ordering)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from ..runtime.errors import GradSyntaxError
 from ..runtime import context
-from . import loop_shapes, through_shapes
 from .parser import Token, Tree
 from .classes import ANNOTATIONS, Super, changed, make_class
 from .functions import CLASS_CELL, Scope, Signature, UserFunction, frames, given_defaults
@@ -140,7 +139,11 @@ class Definitions:
         ):
             fast = _function_unit(self, info, name, sig.all, body_nodes[0], sig.plain)
         builtins = self.builtins
-        held = loop_shapes.DEFS.get(code) if fast is None else None
+        held = None
+        if fast is None:
+            from .loop_shapes import DEFS  # (with the first def: start-up)
+
+            held = DEFS.get(code)
         if (
             held is not None
             and not is_lambda
@@ -197,7 +200,11 @@ class Definitions:
         """A `def`'s body: one that replays its calls when it qualifies
         (language/replay_defs.py, imported with the first such body: start-up); a
         method's that a replayed loop may see through when it is a module's forward is
-        noted (loop_shapes.THROUGH)."""
+        noted (loop_shapes.THROUGH).  loop_shapes and through_shapes are imported with the
+        program's first def (start-up)."""
+        from .loop_shapes import REPORT, THROUGH, THROUGH_DEFS, names_in, qualifies_def
+        from .through_shapes import through, through_def
+
         params = node.children[1]
         got = None
         if (
@@ -206,11 +213,9 @@ class Definitions:
             and params is not None
             and all(isinstance(p, Tree) and p.data == "param" for p in params.children)
         ):
-            got = through_shapes.through(
-                suite, [p.children[0].value for p in params.children], self
-            )
+            got = through(suite, [p.children[0].value for p in params.children], self)
         code = None
-        if loop_shapes.REPORT or loop_shapes.qualifies_def(suite):
+        if REPORT or qualifies_def(suite):
             from .replay_defs import def_body
 
             plain = [p.children[0].value for p in _params(params) if p.data == "param"]
@@ -223,7 +228,7 @@ class Definitions:
             if got is not None and got[2]:  # (its draws' loops: replay_draws.py; the
                 self.replays += 1  # fast tier leaves the method to them)
                 outer = self.draws
-                self.draws = {id(n): loop_shapes.names_in(n.children[1]) for n in got[2]}
+                self.draws = {id(n): names_in(n.children[1]) for n in got[2]}
                 try:
                     code = self.block(suite)
                 finally:
@@ -231,15 +236,13 @@ class Definitions:
             else:
                 code = self.block(suite)
         if got is not None:
-            loop_shapes.THROUGH[code] = got
+            THROUGH[code] = got
         elif self.fn.parent is None and all(
             isinstance(p, Tree) and p.data == "param" for p in _params(params)
         ):  # (a function of the program's own scope a replayed statement may see through)
-            got = through_shapes.through_def(
-                self, suite, [p.children[0].value for p in _params(params)]
-            )
+            got = through_def(self, suite, [p.children[0].value for p in _params(params)])
             if got is not None:
-                loop_shapes.THROUGH_DEFS[code] = got
+                THROUGH_DEFS[code] = got
         return code
 
     def s_funcdef(self, node):

@@ -36,7 +36,14 @@ from .runtime import BREAK, CONTINUE, Return
 from .state import state
 from .updates import augmented, product, scaled_update
 from . import stmtlines
-from .inspection import make_module as _inspect_module
+
+
+def _inspect_module():
+    """`import inspect`: made at a program's first import of it."""
+    from .inspection import make_module
+
+    return make_module()
+
 
 stdlib.add_module("inspect", _inspect_module)
 

@@ -32,7 +32,6 @@ from ..ops.registry import not_a_tensor_op
 from ..core.tensor import Tensor
 from ..runtime import context
 from ..core.convert import type_name
-from .graph_view import GraphPicture, SvgPicture, svg_picture, value_notes
 
 MAX_LINES = 1000
 
@@ -174,6 +173,8 @@ def graph(t, format="text", values=False):
         t = Tensor(None, True, t)
     if not isinstance(t, Tensor):
         raise GradTypeError(f"graph(): expected a tensor, got {type_name(t)}")
+    from .graph_view import GraphPicture, SvgPicture, svg_picture, value_notes  # (start-up)
+
     names = _names()
     values = bool(values)
     if format == "text":

@@ -16,7 +16,6 @@ from ..runtime.errors import GradValueError, did_you_mean
 from ..core.printing import show
 from ..core.tensor import Tensor
 from ..ops.registry import BUILTINS, METHOD_ONLY, Arg, not_a_tensor_op
-from . import name_docs
 
 _TORCH = {"arith", "compare", "creation", "linalg", "math", "reduce", "shape", "tensor"}
 _PYTORCH_NAMES = {
@@ -150,15 +149,17 @@ def help_(x=None):
     else:
         entry = entry_of(getattr(x, "fn", x))
         if entry is None:
-            if isinstance(x, str) and name_docs.find(x) is None:
+            from .name_docs import find, of_value, text as doc_text  # (start-up)
+
+            if isinstance(x, str) and find(x) is None:
                 raise GradValueError(
                     f"help(): no built-in named {x!r}",
                     hint=did_you_mean(x, list(BUILTINS) + list(METHOD_ONLY)),
                 )
-            found = name_docs.find(x) if isinstance(x, str) else name_docs.of_value(x)
+            found = find(x) if isinstance(x, str) else of_value(x)
             name = getattr(x, "name", None)
             if found is not None:
-                text = name_docs.text(*found)
+                text = doc_text(*found)
             elif name and getattr(x, "params", None) is not None:
                 text = f"{name}({', '.join(x.params)}): a function defined in this program"
             else:

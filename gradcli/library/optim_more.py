@@ -28,7 +28,6 @@ from .optim import (
 )
 from .optim_state import scalar_dtype
 from .python import float_
-from . import lbfgs_search
 
 
 @not_a_tensor_op(
@@ -503,7 +502,9 @@ class LBFGS(Optimizer):
                 def obj_func(x, t, d):
                     return self._directional_evaluate(closure, x, t, d)
 
-                loss, flat_grad, t, ls_func_evals = lbfgs_search.strong_wolfe(
+                from .lbfgs_search import strong_wolfe  # (with the first search: start-up)
+
+                loss, flat_grad, t, ls_func_evals = strong_wolfe(
                     obj_func, x_init, t, d, loss, flat_grad, gtd, max_ls=max_eval - current_evals
                 )
                 self._add_grad(t, d)

@@ -37,7 +37,7 @@ from ..runtime import context
 from ..core.tensor import Tensor
 from ..engine.autograd import run_backward
 from ..ops.registry import not_a_tensor_op
-from . import io, svg
+from . import io
 
 DEFAULT_RANGE = (-5.0, 5.0)
 MAX_POINTS = 2000
@@ -333,6 +333,8 @@ def terminal_text(fig, width=None, height=None, color=None) -> str:
 
 def _ticks(plt, fig):
     """Round tick values, labelled compactly (1e+20, not twenty digits)."""
+    from .svg import nice_ticks, tick_label  # (with the first plot: start-up)
+
     xs = [s.x[np.isfinite(s.y)] for s in fig.series]
     ys = [s.y[np.isfinite(s.y)] for s in fig.series]
     for axis, parts, set_ticks in (("x", xs, plt.xticks), ("y", ys, plt.yticks)):
@@ -345,15 +347,17 @@ def _ticks(plt, fig):
                 f"plot(): the {axis} values span more than a float holds ({lo:.3g} to {hi:.3g})",
                 hint="plot a smaller range",
             )
-        ticks = svg.nice_ticks(lo, hi, 5) if hi > lo else []
+        ticks = nice_ticks(lo, hi, 5) if hi > lo else []
         if len(ticks) >= 2:
-            set_ticks(ticks, [svg.tick_label(t) for t in ticks])
+            set_ticks(ticks, [tick_label(t) for t in ticks])
 
 
 # ---------------------------------------------------------------- files
 
 
 def svg_text(fig, width=720, height=440) -> str:
+    from .svg import PALETTE, Svg, nice_ticks, tick_label  # (with the first plot: start-up)
+
     left, right, top, bottom = 64, 20, 30 if fig.title else 16, 40
     pw, ph = width - left - right, height - top - bottom
     xs = np.concatenate([s.x[np.isfinite(s.y)] for s in fig.series] or [np.zeros(0)])
@@ -373,22 +377,22 @@ def svg_text(fig, width=720, height=440) -> str:
     def py(y):
         return top + (y1 - y) / (y1 - y0) * ph
 
-    d = svg.Svg(width, height)
+    d = Svg(width, height)
     if fig.title:
         d.text(width / 2, 20, fig.title, size=14, anchor="middle", weight="bold")
-    for t in svg.nice_ticks(x0, x1):
+    for t in nice_ticks(x0, x1):
         d.line(px(t), top, px(t), top + ph, stroke="#e5e5e5")
         d.line(px(t), top + ph, px(t), top + ph + 5)
-        d.text(px(t), top + ph + 18, svg.tick_label(t), size=11, anchor="middle")
-    for t in svg.nice_ticks(y0, y1):
+        d.text(px(t), top + ph + 18, tick_label(t), size=11, anchor="middle")
+    for t in nice_ticks(y0, y1):
         d.line(left, py(t), left + pw, py(t), stroke="#e5e5e5")
         d.line(left - 5, py(t), left, py(t))
-        d.text(left - 8, py(t) + 4, svg.tick_label(t), size=11, anchor="end")
+        d.text(left - 8, py(t) + 4, tick_label(t), size=11, anchor="end")
     if y0 < 0 < y1:
         d.line(left, py(0), left + pw, py(0), stroke="#999")
     d.rect(left, top, pw, ph)
     for k, s in enumerate(fig.series):
-        color = svg.PALETTE[k % len(svg.PALETTE)]
+        color = PALETTE[k % len(PALETTE)]
         run = []
         if s.points:
             for x, y in zip(s.x.tolist(), s.y.tolist()):
@@ -406,7 +410,7 @@ def svg_text(fig, width=720, height=440) -> str:
         lx, ly = left + pw - 110, top + 10
         d.rect(lx - 6, ly - 4, 110, 18 * len(fig.series) + 4, fill="white", stroke="#ccc")
         for k, s in enumerate(fig.series):
-            color = svg.PALETTE[k % len(svg.PALETTE)]
+            color = PALETTE[k % len(PALETTE)]
             y = ly + 9 + 18 * k
             d.line(lx, y, lx + 24, y, stroke=color, width=2, dash="6 3" if s.derivative else None)
             d.text(lx + 30, y + 4, s.label, size=12)

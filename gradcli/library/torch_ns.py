@@ -31,7 +31,7 @@ from .methods import write_
 from .autograd_api import ENABLE_GRAD, NO_GRAD
 from .values import Module, Size
 from .torch_names import name_classes
-from . import calculus, counting, random_api, saved_hooks  # noqa: F401  (counting: its ops)
+from . import calculus, counting, random_api  # noqa: F401  (counting: its ops)
 from .nn import module as nn_module
 from . import optim
 from . import inference
@@ -347,6 +347,14 @@ def _schedulers():
     return _named({**SCHEDULERS, **CYCLES})
 
 
+def _graph_members():
+    """torch.autograd.graph's members (library/saved_hooks.py), made when a program first
+    reads the namespace."""
+    from .saved_hooks import MEMBERS
+
+    return _named(dict(MEMBERS))
+
+
 def _named(members):
     """members, a namespace's made at its first read, with their library classes named
     as PyTorch names them."""
@@ -589,7 +597,7 @@ def namespace() -> dict:
                 "gradcheck": calculus.torch_gradcheck,
                 "profiler": Module("torch.autograd.profiler", {"profile": Profile}),
                 # PyTorch's module (library/saved_hooks.py), not gradcli's own graph() picture
-                "graph": Module("torch.autograd.graph", dict(saved_hooks.MEMBERS)),
+                "graph": Module("torch.autograd.graph", load=_graph_members),
             },
         )
         cuda = Module(

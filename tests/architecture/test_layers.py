@@ -99,6 +99,34 @@ LAZY_IMPORTS = {
     ("gradcli.library.io", "gradcli.library.torch_file"): (
         "only a .pt file (zipfile, pickle: 1.7%)"
     ),
+    ("gradcli.language.definitions", "gradcli.language.loop_shapes"): (
+        "only a program with a def or a lambda (the replay's reading of loops and defs: 1.1%)"
+    ),
+    ("gradcli.language.definitions", "gradcli.language.through_shapes"): (
+        "only a program with a def"
+    ),
+    ("gradcli.language.compiler", "gradcli.language.dataclass"): (
+        "only `import dataclasses` runs it"
+    ),
+    ("gradcli.language.compiler", "gradcli.language.ordering"): (
+        "only functools.total_ordering runs it"
+    ),
+    ("gradcli.language.statements", "gradcli.language.inspection"): (
+        "only `import inspect` runs it"
+    ),
+    ("gradcli.library.torch_ns", "gradcli.library.saved_hooks"): (
+        "only a program that reads torch.autograd.graph"
+    ),
+    ("gradcli.library.graphviz", "gradcli.library.graph_view"): (
+        "only graph() runs it (and svg.py)"
+    ),
+    ("gradcli.library.plot", "gradcli.library.svg"): "only a plot runs it",
+    ("gradcli.library.help", "gradcli.library.name_docs"): (
+        "only help() on a name that is not a built-in runs it"
+    ),
+    ("gradcli.library.optim_more", "gradcli.library.lbfgs_search"): (
+        "only LBFGS's strong-Wolfe line search runs it"
+    ),
     ("gradcli.library.torch_ns", "gradcli.library.nn.namespace"): (
         "only a program that reads torch.nn or F (the layers, losses, containers: 3.4%)"
     ),
