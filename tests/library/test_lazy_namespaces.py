@@ -18,15 +18,26 @@ LAZY = (
     "gradcli.library.nn.layers",
     "gradcli.library.data",
     "gradcli.library.lr_scheduler",
+    "gradcli.library.saved_hooks",
+)
+#: modules of one feature each, imported at its first use
+FEATURES = (
+    "gradcli.language.loop_shapes",
+    "gradcli.language.dataclass",
+    "gradcli.language.inspection",
+    "gradcli.library.graph_view",
+    "gradcli.library.svg",
+    "gradcli.library.name_docs",
+    "gradcli.library.lbfgs_search",
 )
 
 
-def _run(program):
+def _run(program, watched=LAZY):
     code = (
         "import sys; from gradcli.cli import main\n"
         f"try:\n    main(['eval', '-q', '-e', {program!r}])\n"
         "except SystemExit as e:\n    assert not e.code, e.code\n"
-        f"print(sorted(m for m in {LAZY!r} if m in sys.modules))\n"
+        f"print(sorted(m for m in {watched!r} if m in sys.modules))\n"
     )
     r = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT
@@ -38,6 +49,30 @@ def _run(program):
 def test_a_program_that_does_not_name_them_does_not_import_them():
     assert _run("x = ones(2, requires_grad=true)\nbackward sum(x * x)\nprint(x.grad)") == (
         "tensor([2., 2.])\n[]\n"
+    )
+
+
+def test_a_feature_s_modules_are_imported_at_its_first_use():
+    plain = "x = ones(2, requires_grad=true)\nbackward sum(x * x)\nprint(x.grad)"
+    assert _run(plain, LAZY + FEATURES) == "tensor([2., 2.])\n[]\n"
+    program = (
+        "import dataclasses, inspect\n"
+        "@dataclasses.dataclass\nclass P:\n    a: int = 1\n"
+        "def f(x):\n    return x * 2\n"
+        "print(P(), inspect.isfunction(f), f(3))\n"
+        "print(type(torch.autograd.graph.Node))"
+    )
+    out = _run(program, LAZY + FEATURES).splitlines()
+    assert out[0] == "P(a=1) True 6"
+    assert out[-1] == str(
+        sorted(
+            [
+                "gradcli.language.dataclass",
+                "gradcli.language.inspection",
+                "gradcli.language.loop_shapes",
+                "gradcli.library.saved_hooks",
+            ]
+        )
     )
 
 
