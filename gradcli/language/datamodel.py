@@ -23,6 +23,7 @@ from ..library.values import program_object, python_protocol, truth
 from .exceptions import ancestors, catchable, public_type
 from .classes import plain_class_attr
 from .functions import Generator, UserFunction
+from ..core.tensor import Tensor
 
 BINARY = {
     "+": operator.add,
@@ -118,6 +119,35 @@ def plain_binary(op, a, b, augmented):
         r = f.run({q[0]: b, q[1]: a}) if q is not None and len(q) == 2 else f(b, a)
     else:
         return NO
+    if r is NotImplemented:
+        raise refused(op, name, ta, tb, augmented)
+    return r
+
+
+def tensor_binary(op, a, b, augmented):
+    """`a op b` (`a op= b`) with a tensor on one side and an object of a plain class of
+    the program on the other, as Python's operator asks them: a tensor's methods answer
+    NotImplemented to such an object (PyTorch's turn its TypeError into that), so the
+    object's are the only ones asked, `__op__` when it is on the left (its `__iop__`
+    first, by `inplace`: NO here), `__rop__` when it is on the right; Python's TypeError
+    when it has none or it answers NotImplemented.  NO for a method that is not a
+    function of the program (`inplace`, `binary` ask it)."""
+    name = _DUNDER.get(op)
+    if name is None:
+        return NO
+    ta, tb = type(a), type(b)
+    if tb is Tensor:
+        if augmented and plain_class_attr(ta, f"__i{name}__") is not None:
+            return NO
+        f, x, y = plain_class_attr(ta, f"__{name}__"), a, b
+    else:
+        f, x, y = plain_class_attr(tb, f"__r{name}__"), b, a
+    if f is None:
+        raise refused(op, name, ta, tb, augmented)
+    if type(f) is not UserFunction:
+        return NO
+    q = f.quick
+    r = f.run({q[0]: x, q[1]: y}) if q is not None and len(q) == 2 else f(x, y)
     if r is NotImplemented:
         raise refused(op, name, ta, tb, augmented)
     return r

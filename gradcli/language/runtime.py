@@ -49,7 +49,7 @@ from .classes import (
     set_plain,
 )
 from . import bitwise, datamodel, unbound
-from .datamodel import NO, plain_binary
+from .datamodel import NO, plain_binary, tensor_binary
 from .bitwise import view_set_op
 from .percent import percent_format
 from .names import NAME_ATTRS, name_attr, type_of
@@ -320,8 +320,13 @@ def binary_op(op, augmented=False, first=None):  # noqa: C901 (one dispatch over
         if ta is Tensor or type(b) is Tensor:
             if ta is str and op == "%":  # "%.3f" % loss
                 return percent_format(a, b)
-            if type(b if ta is Tensor else a) in NOT_OPERANDS:
+            to = type(b if ta is Tensor else a)
+            if to in NOT_OPERANDS:
                 refuse_operands(op, a, b, augmented)
+            if to is not Tensor and to is not float and getattr(to, "__gradcli_plain__", False):
+                r = tensor_binary(op, a, b, augmented)  # (its special methods only)
+                if r is not NO:
+                    return r
             try:
                 return tensor_fn(a, b)
             except Exception:

@@ -26,6 +26,7 @@ from ..numerics import mkl
 from . import runtime as rt
 from .calls import backward_hint, plain_name
 from .classes import direct_name
+from .datamodel import NO, tensor_binary
 from .exceptions import reraise, to_raise
 from .expressions import const_value
 from .fastops import int_step
@@ -557,8 +558,14 @@ def _refusing(inplace, op_sym):
         return None
 
     def run(x, y):
-        if type(y) in rt.NOT_OPERANDS:
-            rt.refuse_operands(op_sym, x, y, augmented=True)
+        t = type(y)
+        if t is not Tensor and t is not float and t is not int:
+            if t in rt.NOT_OPERANDS:
+                rt.refuse_operands(op_sym, x, y, augmented=True)
+            if getattr(t, "__gradcli_plain__", False):  # (its `__rop__`: datamodel's)
+                r = tensor_binary(op_sym, x, y, True)
+                if r is not NO:
+                    return r
         return inplace(x, y)
 
     return run

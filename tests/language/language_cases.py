@@ -1280,4 +1280,56 @@ print(copy.deepcopy(x.dtype) is torch.float64, x.dtype is not torch.float32)
 print({torch.float32: 'f', torch.float64: 'd'}[x.dtype])
 """,
     ),
+    (
+        "datamodel/tensor_and_object_operators",
+        """
+class V:
+    def __init__(self, t):
+        self.t = t
+    def __rmul__(self, o):
+        return V(o * self.t)
+    def __radd__(self, o):
+        return 'radd'
+    def __sub__(self, o):
+        return NotImplemented
+    def __matmul__(self, o):
+        return 'matmul'
+    def __rpow__(self, o):
+        return 'rpow'
+class W:
+    pass
+b = torch.ones(3)
+def show(f):
+    try:
+        r = f()
+        print(type(r).__name__, r if isinstance(r, str) else r.t)
+    except TypeError as e:
+        print('TypeError:', e)
+show(lambda: b * V(b))
+show(lambda: b + V(b))
+show(lambda: V(b) - b)
+show(lambda: V(b) @ b)
+show(lambda: b ** V(b))
+show(lambda: V(b) * b)
+show(lambda: b / V(b))
+show(lambda: b - W())
+show(lambda: W() * b)
+show(lambda: b @ W())
+def aug(op):
+    t = torch.ones(3)
+    if op == '+':
+        t += V(b)
+    elif op == '*':
+        t *= V(b)
+    else:
+        t -= V(b)
+    return t
+show(lambda: aug('+'))
+show(lambda: aug('*'))
+show(lambda: aug('-'))
+v = V(b)
+v @= b
+print(v)
+""",
+    ),
 ]
