@@ -38,16 +38,8 @@ from ..library.stdlib import DictView
 from ..library.numpy_ns import NUMPY_VALUES
 from ..library.methods import node_hook, requires_grad_
 from ..library.torch_ns import namespace
-from .classes import (
-    LanguageObject,
-    Super,
-    class_attr,
-    instance_attr,
-    is_user_class,
-    set_class_attr,
-    set_instance_attr,
-    set_plain,
-)
+from .classes import LanguageObject, Super, class_attr, instance_attr, is_user_class
+from .classes import set_class_attr, set_instance_attr, set_plain
 from . import bitwise, datamodel, unbound
 from .datamodel import NO, plain_binary, tensor_binary
 from .bitwise import view_set_op
