@@ -5,6 +5,8 @@ are in `maxmin`; norm var std in `moments`; cumsum in `cumulative`.)"""
 from __future__ import annotations
 
 
+import math
+
 import numpy as np
 
 from ..engine.saved import shown_int
@@ -159,7 +161,7 @@ class Mean(_Reduce):
             self.n = n = x.size
             out = np.asarray(torch_sum(x) / n if n else np.nan, dtype=x.dtype)
             return out.reshape((1,) * x.ndim) if keepdim else out
-        self.n = x.size if ax is None else int(np.prod([x.shape[a] for a in ax]))
+        self.n = x.size if ax is None else math.prod([x.shape[a] for a in ax])
         if dtype is None and last_dim_sums(x, ax, x.dtype):
             return last_dim_sum(x, ax, keepdim) / self.n  # PyTorch: sum(dim), then divided by n
         if dtype is None and ax and x.dtype.char in "fd" and x.size:
