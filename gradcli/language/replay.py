@@ -55,20 +55,22 @@ from sys import getrefcount
 from ..runtime import context
 from ..core.tensor import Tensor
 from ..engine import replay as engine
-from ..library.nn.module import Module, replay_same, replay_state
+from ..library.nn.module import replay_same
 from ..library.optim import replay_groups_same
-from .loop_shapes import REPORT, augmented, bound_names, compile_body, names_in, report, why_not
+from .loop_compile import compile_body
+from .loop_shapes import REPORT, augmented, bound_names, names_in, report, why_not
 
 # (REPORT: set here for the loops, by a test)
 from .parser import Tree
 from .positions import pos
-from .replay_checks import Fail, negative_zero, read_all
+from .replay_checks import Fail, negative_zero
 from .replay_steps import backward_item, run_updates
 from .replay_records import AS_COMPILED, ASSIGN, BACKWARD, CHECK, CLEAR_GRAD, ITEM, NO_GRAD, STEP
-from .replay_records import APPEND, ARRAY_STEP, CALL, EACH, ZERO_GRAD
-from .replay_plan import MODULE_STATES, plan as make_plan
+from .replay_records import APPEND, ARRAY_STEP, BATCH, CALL, EACH, ZERO_GRAD
+from .replay_plan import plan as make_plan
 from .replay_draws import DRAWS, queued
 from .replay_keyed import drawn_iteration, grow, keyed, rest
+from .replay_noting import futile, noting
 
 # the kinds the hot loops test as literals (a test checks they are these)
 assert (ASSIGN, BACKWARD, AS_COMPILED, NO_GRAD, CHECK, ITEM) == (0, 1, 2, 3, 4, 5)
@@ -82,7 +84,7 @@ MAX_RECORDS = 3
 
 
 class Body:
-    """A qualifying loop body, compiled: its statements (loop_shapes._item) and their
+    """A qualifying loop body, compiled: its statements (loop_compile._item) and their
     closures; `start()` gives the state of one run of the loop."""
 
     __slots__ = (
@@ -133,7 +135,7 @@ class Body:
     @classmethod
     def compile(cls, comp, suite, target, cond):
         """The Body of a loop with this `for` target or `while` condition (the other
-        None), or None when the body does not qualify (loop_shapes.compile_body)."""
+        None), or None when the body does not qualify (loop_compile.compile_body)."""
         names = names_in(target) if target is not None else set()
         items = compile_body(comp, suite, names, cond)
         # (a target other than a name, `d[0]`, `o.x`, may run the program's code when it
@@ -149,7 +151,8 @@ class Body:
         body = cls(items, names if plain else None)
         body.line = line
         body.writes, body.augmented = frozenset(names | bound_names(suite)), augmented(suite)
-        body.swaps = frozenset(names)
+        # (and the names its batch statements bind, `idx = perm[i : i + bs]`: Batch)
+        body.swaps = frozenset(names | {it[1] for it in items if it[0] == "batch"})
         body.keyed = True
         if cond is not None:  # (numbers and variables only: loop_shapes._condition)
             body.cond_loads = tuple(comp.load_name(n, cond) for n in sorted(names_in(cond)))
@@ -313,13 +316,17 @@ class Run:
         if self.pending:
             self.materialize()
         s = self.s
+        why = futile(self.body, s)
+        if why is not None:  # (its plan would fail: the iteration as compiled)
+            self.why = why
+            return self._compiled(0)
         # assign: (its notes' range, values read, its result's op, grad mode);
         # backward: (its root's op, the root's node)
         seen = {}
         outer, DRAWS.seen = DRAWS.seen, []  # (the draws the iteration makes)
         drew = DRAWS.seen
         try:
-            r, notes, first = _noting(self.body, s, seen, drew)
+            r, notes, first = noting(self.body, s, seen, drew)
         finally:
             DRAWS.seen = outer
         if r is not None:
@@ -506,7 +513,7 @@ class Run:
                 run_updates(item, s)
             elif kind == 2:  # AS_COMPILED (replay_plan.AsCompiled: its closure)
                 item[1](s)
-            else:  # CHECK, ITEM, CALL, APPEND (not in the bench's loops)
+            else:  # CHECK, ITEM, CALL, APPEND, BATCH (not in the bench's loops)
                 r = _other(self, plan, item)
                 if r is not _GO:
                     return r
@@ -647,21 +654,6 @@ def reusable(sets, known=None):
     return True
 
 
-def _block_seen(block, loads, s):
-    """(the values of the variables a no_grad block reads, the value of its `with`
-    expression when each name in it holds gradcli's own value, else None: the
-    program's own code is not run an extra time)."""
-    read = read_all(loads, s)
-    if read is None or any(
-        own is None or read[name] is not own for name, _, _, own in loads if name in block[2]
-    ):
-        return read, None
-    try:
-        return read, block[0](s)
-    except Exception:
-        return read, None
-
-
 def _alive(live, steps, vals, s):
     """An assignment's steps in an iteration where loop targets hold new data tensors
     (replay_plan._swapped: ((slot, load) per such tensor, (step, position, which) per
@@ -698,6 +690,13 @@ def _other(run, plan, item):
         return _GO if run._still(plan) else run._compiled(item[1])
     if kind == CALL:  # (replay_plan.Call: replay_defs._Held.in_loop)
         return item[1].in_loop(run, item)
+    if kind == BATCH:  # (replay_plan.Batch: `idx = perm[i : i + bs]`)
+        _, closure, checks, at = item
+        try:
+            closure(s)
+        except Exception:
+            return run._compiled(at)  # (its error in its place)
+        return _GO if _check(checks, s) else run._compiled(at + 1)
     if kind == APPEND:  # (replay_plan.Append: `losses.append(loss.item())`)
         _, load, name, value, at, line = item
         state.line = line
@@ -712,12 +711,15 @@ def _other(run, plan, item):
             return run._compiled(at)
         got.append(v)
         return _GO
-    _, store, load, name, binary, at, line = item
+    _, store, load, name, binary, at, line, factor = item
     state.line = line
     v = run._number(name)
     if v is _STALE:
         return run._compiled(at)  # (its error in its place)
     try:
+        if factor is not None:  # (`loss.item() * len(idx)`, in the program's order)
+            f, first, times = factor
+            v = times(v, f(s)) if first else times(f(s), v)
         r = binary(load(s), v)
     except Exception:
         return run._compiled(at)
@@ -875,14 +877,6 @@ def _tensor(made, shadows, k, out, numbers):
     return t
 
 
-def _held(load, s):
-    """The value of a variable, None when it is unbound."""
-    try:
-        return load(s)
-    except Exception:
-        return None
-
-
 def _numbers(loads, s):
     """Whether each of these variables holds a number (an int, float or bool): a `while`
     condition of numbers and variables (loop_shapes._condition) then ran no code of the
@@ -932,67 +926,3 @@ def _check(checks, s):
         elif v is not want:
             return False
     return True
-
-
-def _states(read):
-    """(module, Module.replay_state's state and the values it holds, so no identity is
-    reused meanwhile) of each module among a statement's values that holds a module
-    whose forward's ops depend on its `training` flag (Module.replay_training)."""
-    out = []
-    for v in read.values():
-        if isinstance(v, Module):
-            state, held, _ = replay_state(v)
-            if any(type(m).replay_training for m in (v, *held) if isinstance(m, Module)):
-                out.append((v, state, held))
-    return tuple(out)
-
-
-def _noting(body, s, seen, drew):
-    """The body run as compiled, the engine noting its ops (`_record`): (its signal,
-    the notes, the draws made before its first statement that is neither an
-    assignment nor an `if`, whose condition was tested before the iteration)."""
-    first = None
-    with engine.recording() as rec:
-        for i, (kind, what, closure, extra, line, col) in enumerate(body.items):
-            if first is None and kind != "assign" and kind != "guard":
-                first = len(drew)
-            at = len(drew)
-            if kind == "assign":
-                read = read_all(extra[2], s)
-                if read is not None:  # (the modules' state as the statement reads them)
-                    read[MODULE_STATES] = _states(read)
-                start = len(rec.notes)
-                r = closure(s)
-                out = extra[1](s)
-                seen[i] = (
-                    (start, len(rec.notes)),
-                    read,
-                    rec.index_of(out),
-                    out,
-                    context.current.grad_enabled,
-                )
-            else:
-                if kind == "backward":
-                    try:
-                        root = extra[0](s)
-                    except Exception:
-                        root = None
-                    seen[i] = (rec.index_of(root), getattr(root, "grad_fn", None))
-                elif kind == "updates" and what is not None:  # (and its `with` value)
-                    seen[i] = _block_seen(what, extra, s)
-                elif kind in ("item", "append"):
-                    seen[i] = read_all(extra[2], s)
-                elif kind == "append_call":  # (the call's variables, grad mode, the list)
-                    seen[i] = (
-                        read_all(extra[1], s),
-                        context.current.grad_enabled,
-                        _held(extra[0], s),
-                    )
-                elif kind != "guard":
-                    seen[i] = read_all(extra, s)
-                r = closure(s)
-            if r is not None:
-                return r, None, first
-            for x in range(at, len(drew)):
-                drew[x] = drew[x] + (i,)
-    return None, rec.notes, len(drew) if first is None else first

@@ -1,5 +1,5 @@
 """Calls of a `def` replayed: a function whose body is made of the statements a
-replayed loop body is made of (language/loop_shapes.py `compile_def`: its parameters
+replayed loop body is made of (language/loop_compile.py `compile_def`: its parameters
 and the globals it reads are its variables, a `return` may end it) runs each call as
 one iteration of a replay run (language/replay.py `Run`) kept with its compiled body,
 so a training step written in a function called in a loop replays as the same step
@@ -36,7 +36,8 @@ from ..core.tensor import Tensor
 from ..engine import replay as engine
 from . import loop_shapes
 from .functions import Return
-from .loop_shapes import DEFS, augmented, bound_names, compile_def, report
+from .loop_compile import compile_def
+from .loop_shapes import DEFS, augmented, bound_names, report
 from .replay import _GO, _STALE, CALLED, MAX_RECORDS, Body, Run, _not, links, reusable
 from .replay_checks import Fail, negative_zero
 from .replay_plan import _swapped
@@ -47,7 +48,7 @@ from .stmtlines import sequence
 
 def def_body(comp, suite, name, line, params=()):
     """The closure of a `def`'s body that replays its calls, or None when the body
-    does not qualify (loop_shapes.compile_def).  Its plain parameters (`params`) are
+    does not qualify (loop_compile.compile_def).  Its plain parameters (`params`) are
     checked as a loop's `for` target is: a tensor that needs no gradient, has no
     grad_fn and is held by no other name the body reads, by its kind (replay_plan.
     _swapped), so a step called with each minibatch (`step(model, xb)`) replays."""

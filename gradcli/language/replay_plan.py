@@ -33,6 +33,7 @@ from .replay_through import held as _held, unsafe_globals
 from .replay_records import AS_COMPILED, ASSIGN, BACKWARD, CALL, CHECK
 from .replay_records import AsCompiled, Assign, Backward, Check, Noted
 from .replay_records import APPEND, GUARD, ITEM, Guard, NotedStep, Step, plain
+from .replay_records import BATCH, Batch
 from .replay_steps import taking
 from .replay_checks import Fail, checks_of, compiled_call, keeps, kinds, namespaces, once
 from .replay_updates import block_item, bookkeeping_item, zero_grad
@@ -179,10 +180,10 @@ def plan(body, seen, notes):
             items.append(cleared or AsCompiled(AS_COMPILED, closure))
             calls = calls or (cleared is None and not keeps(seen[i][what[0]], what[1]))
         else:  # run as compiled: what it reads must run no code of the program
-            checks.extend(kinds(extra, seen[i]))
-            items.append(AsCompiled(AS_COMPILED, closure))
+            items.append(_as_compiled(kind, what, extra, seen[i], checks, closure, i))
     if len(modes) != 1:
         raise Fail
+    checks, items = _batched(checks, items)
     remakes = _kept_views(adopt, freed, remakes, items)
     unsafe_globals(body, through, Fail)
     items, guards = _guards(_rechecked(items, calls))
@@ -408,6 +409,8 @@ def _invariant(items, ops, frees, swap, keyed=()):
     big = {f for f, t in enumerate(frees) if t.data.nbytes > HOIST_BYTES or id(t) in swap}
     fixed = set()
     for it in items:
+        if type(it) is Batch:  # (it changes only its name: a batch, never hoisted)
+            continue
         if type(it) is not Noted:
             break
         for s in it.steps:
@@ -498,6 +501,31 @@ def _sources(srcs, j, opof, viewof, ops, read, adopt):
     return tuple(own)
 
 
+def _as_compiled(kind, what, extra, read, checks, closure, at):
+    """The item of a statement run as compiled, its variables' checks (`kinds`) added to
+    `checks`: a Batch for `idx = perm[i : i + bs]` (its own checks found by
+    `_batched`), else an AsCompiled."""
+    if kind == "batch":
+        checks.extend(kinds(extra[1], read))
+        return Batch(BATCH, closure, what, at)
+    checks.extend(kinds(extra, read))
+    return AsCompiled(AS_COMPILED, closure)
+
+
+def _batched(checks, items):
+    """The checks without those of the names batch statements bind (`Batch`: made after
+    the statement runs, not before the iteration, when the name still holds the last
+    iteration's batch), and the items with each Batch holding its own."""
+    names = {it.checks: it for it in items if type(it) is Batch}  # (its name, as noted)
+    if not names:
+        return checks, items
+    own = {name: once([c for c in checks if c[0] == name]) for name in names}
+    rest = [c for c in checks if c[0] not in names]
+    return rest, [
+        Batch(BATCH, it.run, own[it.checks], it.at) if type(it) is Batch else it for it in items
+    ]
+
+
 def _rechecked(items, calls):
     """The items with a Check before each assignment that follows a method call run as
     compiled (since the last check), when the body has one (`calls`)."""
@@ -536,7 +564,7 @@ def _kept_views(adopt, freed, remakes, items):
     if not kept:
         return {}
     if not kept.issubset(remakes) or any(
-        it.kind not in (ASSIGN, ITEM, APPEND, GUARD) for it in items
+        it.kind not in (ASSIGN, ITEM, APPEND, GUARD, BATCH) for it in items
     ):
         raise Fail
     return {k: remakes[k] for k in kept}

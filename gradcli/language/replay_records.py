@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 ASSIGN, BACKWARD, AS_COMPILED, NO_GRAD, CHECK, ITEM, CALL, APPEND = 0, 1, 2, 3, 4, 5, 6, 7
 # (where an `if` stands among the items while a plan is made: `Guard`, never run)
 GUARD = 8
+BATCH = 9
 # ... and of a no_grad block's entries
 STEP, CLEAR_GRAD, ENTRY_AS_COMPILED, ARRAY_STEP, ZERO_GRAD, EACH = 0, 1, 2, 3, 4, 5
 
@@ -107,6 +108,9 @@ class Item(NamedTuple):
     binary: Any  # the language's `op=` of two numbers
     at: int  # its index among the body's items (run as compiled from there, on an error)
     line: int
+    # `name.item() * factor`: (the factor's closure, whether the number comes first, the
+    # language's `*`), else None
+    factor: Any = None
 
 
 class Append(NamedTuple):
@@ -120,6 +124,18 @@ class Append(NamedTuple):
     value: Any  # else the argument's closure
     at: int  # its index among the body's items (run as compiled from there, on an error)
     line: int
+
+
+class Batch(NamedTuple):
+    """`idx = perm[i : i + bs]` (loop_shapes._batch): run as compiled in its place, then
+    the checks of the kind of the tensor it bound (replay_plan._swapped), which the
+    statements after it read as a loop target's batch; the rest of the iteration as
+    compiled when they fail (a shorter last batch)."""
+
+    kind: int  # BATCH
+    run: Any  # its closure
+    checks: tuple  # the checks of its name (replay._check's), made after it runs
+    at: int  # its index among the body's items
 
 
 class Guard(NamedTuple):

@@ -26,7 +26,7 @@ def bookkeeping_item(kind, what, extra, read, checks, i, line):
     else Fail."""
     if kind == "item":
         checks.extend(kinds(extra[2], read))
-        return Item(ITEM, extra[0], extra[1], what[1], extra[3], i, line)
+        return Item(ITEM, extra[0], extra[1], what[1], extra[3], i, line, extra[4])
     recv, name = what
     if read is None or type(read.get(recv)) is not list:
         raise Fail(f"`{recv}` holds {_held(read and read.get(recv))}")
@@ -49,7 +49,7 @@ def block_item(kind, block, loads, seen, checks, closure):
 
 
 def updates(block, loads, read, checks):
-    """The item of a no_grad block (loop_shapes._block) whose `with` gave gradcli's
+    """The item of a no_grad block (loop_compile._block) whose `with` gave gradcli's
     no_grad: NoGrad, with per statement an entry: (STEP, w, v, y,
     op, closure, line) for `w op= factor * v.grad` where w is a 0-d float tensor and
     the factor a number (the step scalar_steps.step_by makes, y its number_factor);

@@ -9,13 +9,13 @@ from __future__ import annotations
 from .loop_shapes import (
     _def_statements,
     _dotted,
-    _literals,
     _statements,
     _trees,
     names_in,
     namespace_calls,
     pure,
 )
+from .loop_compile import _literals
 from .parser import Tree
 
 

@@ -1,0 +1,370 @@
+"""A qualifying loop body's statements compiled for the replay (language/loop_shapes.py
+says which bodies qualify, language/replay.py replays them): `compile_body` and
+`compile_def` check the rules about a body's names and give, per statement, its kind,
+its closure and what replaying it needs (`_item`)."""
+
+from __future__ import annotations
+
+from ..library.scalar_steps import METHOD_STEPS
+from . import runtime as rt
+from .functions import Scope
+from .loop_shapes import (
+    _args,
+    _augmented,
+    _batch,
+    _condition,
+    _def_statements,
+    _grad_of,
+    _has_call,
+    _item_of,
+    _kind,
+    _loop_targets,
+    _number,
+    _REPLAYS,
+    _scaled_item,
+    _statements,
+    _trees,
+    _written,
+    names_in,
+    namespace_calls,
+)
+from .parser import Tree
+from .positions import pos
+
+
+def compile_body(comp, suite, target_names, cond):
+    """The statements of a loop body that qualifies, compiled (`_item`), else None.
+    `target_names`: what a for loop binds; `cond`: a while loop's condition (numbers and
+    variables only, `_condition`: it runs between replayed iterations)."""
+    if comp.fn is not None and getattr(comp.fn, "kind", None) == "class":
+        return None
+    if cond is not None and not _condition(cond):
+        return None
+    return _compile(comp, _statements(suite), target_names, cond)
+
+
+def compile_def(comp, suite):
+    """A `def` body that qualifies (language/replay_defs.py): its statements but a
+    docstring and a last `return`, which qualify as a loop body's do (`global` and
+    `nonlocal` declarations as `pass`; the parameters are variables), compiled, the
+    `return` statement's closure (None if there is none) and the names the program can
+    see when the call ends: those the `return` reads and the made names that are not
+    the function's locals (`global`, `nonlocal`), the name `return name` reads (None
+    when it returns no value, "" for any other value), and for `return name.item()` of
+    a local made name, that name and the statement's (line, column) (else None: the
+    call returns the number taken from the replayed value, the name never made); else
+    None."""
+    nodes, ret = _def_statements(suite)
+    items = _compile(comp, nodes, set(), None)
+    if items is None or any(it[0] == "batch" for it in items):
+        return None
+    seen = names_in(ret) if ret is not None else set()
+    seen |= {it[1] for it in items if it[0] == "assign" and comp.fn.mode(it[1]) != "local"}
+    value = ret.children[0] if ret is not None and ret.children else None
+    if value is None:
+        returns = None
+    elif isinstance(value, Tree) and value.data == "name":
+        returns = value.children[0].value
+    else:
+        returns = ""
+    made = _item_of(value) if returns == "" else None
+    if made is not None and not any(
+        it[0] == "assign" and it[1] == made and comp.fn.mode(made) == "local" for it in items
+    ):
+        made = None
+    number = (made, pos(ret)) if made is not None else None
+    comp.depth += 1  # (as Compiler.block compiles a block)
+    try:
+        return items, (comp.small(ret) if ret is not None else None), seen, returns, number
+    finally:
+        comp.depth -= 1
+
+
+def _moving(n, kind, moving):
+    """A statement's kind, "batch" for an assignment `x = X[i]` (loop_shapes._batch)
+    whose index reads what changes each iteration (`moving`: the loop's target, a
+    counter): run as compiled in its place, its value a batch, where a replayed one
+    would take the number as a constant its check then fails every iteration."""
+    if kind[0] != "assign" or not _batch(n.children[1]):
+        return kind
+    reads = names_in(n.children[1])
+    return ("batch", kind[1]) if reads & moving and kind[1] not in reads else kind
+
+
+def _compile(comp, nodes, target_names, cond):
+    cond_names = names_in(cond) if cond is not None else set()
+    kinds = [_kind(n) for n in nodes]
+    if not nodes or None in kinds:
+        return None
+    counters = {k[1] for k in kinds if k[0] == "counter"}
+    counters |= {k[1][0] for k in kinds if k[0] == "item"}  # (changed by the body too)
+    kinds = [_moving(n, k, target_names | counters) for n, k in zip(nodes, kinds)]
+    if not any(k[0] in _REPLAYS for k in kinds):
+        return None
+    made = set()  # names made by replayed statements so far
+    results = {k[1] for k in kinds if k[0] == "assign"}
+    written = set().union(*(_written(n) for n in nodes))
+    if (
+        len(results) != sum(k[0] == "assign" for k in kinds)
+        or results & target_names
+        or results & cond_names
+    ):
+        return None
+    batches = {k[1] for k in kinds if k[0] == "batch"}
+    if batches & (results | counters | target_names | cond_names) or any(
+        sum(k[1] in _written(n) for n in nodes) != 1 for k in kinds if k[0] == "batch"
+    ):
+        return None
+    for n, (kind, what) in zip(nodes, kinds):
+        reads = names_in(n)
+        if kind == "batch":  # (no made name, no batch not made yet)
+            if names_in(n.children[1]) & (results | batches):
+                return None
+            batches.discard(what)
+            continue
+        if reads & batches:
+            return None  # (a batch read before the statement that makes it)
+        if kind == "assign":
+            value = names_in(n.children[1])
+            if (value & results) - made or (value - results) & counters:
+                return None  # read before it is made here, or changed by the body
+            made.add(what)
+        elif kind == "backward":
+            if what not in made:
+                return None
+        elif kind == "item":  # (its factor reads no made name: it runs in its place)
+            if what[1] not in made or what[0] in results:
+                return None
+            if (names_in(n.children[2]) - {what[1]}) & results:
+                return None
+        elif kind == "guard":
+            if names_in(what) & written:
+                return None
+        elif kind == "append_call":  # (no made name read: the call's arguments are
+            # checked before the iteration, as an assignment's variables are)
+            if what[0] in results or what[0] in written or reads & (results | counters):
+                return None
+        elif kind == "append":
+            recv, name = what
+            if recv in results or recv in written or (name is not None and name not in made):
+                return None
+            if (reads - {name}) & results:
+                return None
+        elif reads & results:  # counters and updates: no made name
+            return None
+    changed = set().union(*(_augmented(n) for n in nodes))
+    items = []
+    comp.depth += 1  # (as Compiler.block compiles a block)
+    try:
+        for n, kind_what in zip(nodes, kinds):
+            items.append(_item(comp, n, kind_what, results, changed))
+    finally:
+        comp.depth -= 1
+    return tuple(items)
+
+
+def _literals(comp, node):
+    """The numbers an expression writes: each number-only part of it (`2`, `-2`,
+    `2.5 + 2.5`), computed by its own compiled closure (so as the program computes it)."""
+    out = set()
+    for t in _trees(node):
+        if (
+            t.data in ("number", "binary", "power", "unary")
+            and not names_in(t)
+            and all(u.data in ("number", "binary", "power", "unary") for u in _trees(t))
+        ):
+            try:  # (a number-only part reads no variable: an empty scope serves)
+                v = comp.expr(t)(Scope())
+            except Exception:
+                continue
+            if type(v) in (int, float):
+                out.update((v, -v))
+    return out
+
+
+def _item(comp, n, kind_what, results, changed):
+    """(kind, name or condition, the statement's closure, what replaying it needs,
+    line, column) of one statement of a qualifying body.  What replaying needs:
+    an assignment's name's store and load, (name, load, changed, gradcli's own value of
+    the name) of each variable it reads (`changed`: the body changes it in place, so it
+    may not hold a number) and the numbers it writes; a backward's load of its name; an
+    `if`'s condition and loads; for the others, (name, load, gradcli's own value) of each
+    variable they read."""
+    kind, what = kind_what
+    line, col = pos(n)
+    closure = comp.compound(n) if n.data in ("if_stmt", "with_stmt", "for_stmt") else comp.small(n)
+    builtins = comp.builtins
+
+    def reads(node, skip=()):
+        return tuple(
+            (name, comp.load_name(name, n), name in changed, builtins.get(name))
+            for name in sorted(names_in(node) - set(skip))
+        )
+
+    if kind == "assign":
+        value = n.children[1]
+        extra = (
+            comp.store_name(what),
+            comp.load_name(what, n.children[0]),
+            reads(value, results),
+            _literals(comp, value),
+            tuple(
+                (name, path, attr, builtins.get(attr))
+                for name, path, attr in sorted(namespace_calls(value))
+                if name not in results
+            ),
+            _has_call(value),
+            _def_call(comp, value),
+        )
+    elif kind == "backward":
+        at = n.children[0].children[0].children[1]  # the `backward` of name.backward()
+        extra = (comp.load_name(what, n), at.line, at.column)
+    elif kind == "guard":
+        extra = (comp.expr(what), tuple(comp.load_name(name, n) for name in sorted(names_in(what))))
+    elif kind == "item":  # (and the factor's closure, whether the number comes first)
+        target = n.children[0]
+        _, factor, first = _scaled_item(n.children[2])
+        extra = (
+            comp.store_name(what[0]),
+            comp.load_name(what[0], target),
+            reads(n, results),
+            rt.binary_op(n.children[1].value[:-1], augmented=True),
+            (comp.expr(factor), first, rt.binary_op("*")) if factor is not None else None,
+        )
+    elif kind == "batch":  # (its name's load, the variables it reads)
+        extra = (comp.load_name(what, n.children[0]), reads(n.children[1]))
+    elif kind == "append_call":  # (the list's load, the variables the call reads, the
+        # call: _def_call's)
+        arg = _args(n.children[0])[0]
+        extra = (comp.load_name(what[0], n), reads(arg), _def_call(comp, arg))
+    elif kind == "append":  # (the list's load, the argument's closure when it is no
+        # made name's number, the variables it reads but made names)
+        arg = _args(n.children[0])[0]
+        extra = (
+            comp.load_name(what[0], n),
+            comp.expr(arg) if what[1] is None else None,
+            reads(n, results),
+        )
+    else:
+        bound = _loop_targets(n)
+        extra = reads(n, bound)
+        if n.data == "with_stmt":
+            what = _block(comp, n)
+        elif kind == "each" and n.data != "for_stmt":  # w.grad = None in the body itself
+            what = (None, ((closure, line, _shape(comp, n)),), set())
+        elif kind == "each":  # (as a no_grad block's statements: _block's form)
+            comp.depth += 1  # (as Compiler.block compiles the loop's body)
+            try:
+                what = (None, (_each_shape(comp, n),), set())
+            finally:
+                comp.depth -= 1
+    return (kind, what, closure, extra, line, col)
+
+
+def _def_call(comp, value):
+    """(the function's name, a closure per argument) of an assignment's value that is a
+    call `f(a, b, 0.1)` of a variable, each argument a name or a number (a call of a
+    `def` whose calls replay: replay_plan.py makes it the loop's own, replay_defs.py),
+    else None."""
+    if not (isinstance(value, Tree) and value.data == "call"):
+        return None
+    fn, args = value.children[0], _args(value)
+    if not (isinstance(fn, Tree) and fn.data == "name") or args is None:
+        return None
+    if not all(a.data == "name" or _number(a) for a in args):
+        return None
+    return fn.children[0].value, tuple(comp.expr(a) for a in args)
+
+
+def _block(comp, n):
+    """A no_grad block's parts, for replaying it: (its context expression's closure,
+    per statement (its closure, its line, its shape), the names the expression
+    reads); a shape is ("step", target, op, factor, w) for `target op= factor * w.grad`
+    and `target.sub_(factor * w.grad)` (add_, mul_: op "-=", "+=", "*="; factor a name
+    or a number literal, as ("name", name) or ("number", value)), ("none", w) for
+    `w.grad = None`, ("zero", w) for `w.grad.zero_()`, ("each", target, recv, method,
+    the target's store, (closure, line, shape) per statement of its body, the loop's
+    (line, column): its iterable's, where it counts steps) for `for target in recv.method(): ...` (_over_parameters; its closure
+    None), or None."""
+    item, suite = n.children[0], n.children[-1]
+    head = comp.expr(item.children[0])
+    comp.depth += 1  # (as Compiler.block compiles the block)
+    try:
+        out = _simple(comp, suite)
+    finally:
+        comp.depth -= 1
+    return head, tuple(out), names_in(item.children[0])
+
+
+def _simple(comp, suite):
+    """(closure, line, shape) per statement of a no_grad block's suite (`_block`)."""
+    out = []
+    for child in suite.children:
+        if not isinstance(child, Tree):
+            continue
+        if child.data == "for_stmt":  # (_over_parameters)
+            # (no closure: the block runs as compiled when the replay cannot run the
+            # loop, replay_updates._each; compiled again, the loop would be reported twice)
+            out.append(_each_shape(comp, child))
+            continue
+        for st in child.children:
+            if st is not None:
+                out.append((comp.small(st), pos(st)[0], _shape(comp, st)))
+    return out
+
+
+def _each_shape(comp, node):
+    """(None, line, ("each", target, recv, method or None, the target's store, its
+    statements as `_simple` gives them, (line, column) where the loop counts its steps))
+    of `for target in recv.method():` or `for target in recv:` (_over_parameters)."""
+    target, iterable, body, _ = node.children
+    if iterable.data == "name":
+        recv, method = iterable.children[0].value, None
+    else:
+        fn = iterable.children[0]
+        recv, method = fn.children[0].children[0].value, fn.children[1].value
+    comp.depth += 1  # (its body, as Compiler.block compiles it)
+    try:
+        inner = tuple(_simple(comp, body))
+    finally:
+        comp.depth -= 1
+    name = target.children[0].value
+    shape = ("each", name, recv, method, comp.store_name(name), inner, pos(iterable))
+    return (None, pos(node)[0], shape)
+
+
+def _shape(comp, st):
+    d, ch = st.data, st.children
+    if d == "assign":
+        return ("none", _grad_of(ch[0]))  # (_update: `w.grad = None`)
+    if d == "expr_stmt":  # w.grad.zero_(), w.sub_(factor * w.grad) (_update)
+        c = ch[0]
+        recv, attr = c.children[0].children[0], c.children[0].children[1].value
+        if attr == "zero_":
+            return ("zero", _grad_of(recv))
+        args = _args(c)
+        op = METHOD_STEPS.get(attr)
+        if op is None or args is None or len(args) != 1:
+            return None
+        return _step_shape(comp, recv.children[0].value, op, args[0])
+    if d != "augassign":
+        return None
+    return _step_shape(comp, ch[0].children[0].value, ch[1].value, ch[2])
+
+
+def _step_shape(comp, target, op, value):
+    if not (value.data == "binary" and len(value.children) == 3 and value.children[1].value == "*"):
+        return None
+    f, g = value.children[0], _grad_of(value.children[2])
+    if g is None:
+        return None
+    if f.data == "name":
+        factor = ("name", f.children[0].value)
+    elif _number(f):
+        try:
+            factor = ("number", comp.expr(f)(None))
+        except Exception:
+            return None
+    else:
+        return None
+    return ("step", target, op, factor, g)
