@@ -85,7 +85,7 @@ def unary(
     decimals)."""
     if name in mkl.VML:  # PyTorch's vector math (MKL's VML), when MKL is installed
         np_fn = mkl.unary_fn(name, np_fn)
-    cls = type(
+    cls = NODES[name] = type(
         grad_fn,
         (Unary,),
         {
@@ -143,6 +143,20 @@ def unary(
     # namespace's form, library/torch_ns.py; the bare name keeps the calculator's numbers)
     fn.tensor_input = True
     return fn
+
+
+#: each element-wise function's node class, by the function's name (`unary` fills it)
+NODES: dict = {}
+
+
+def forward_of(name, x):
+    """The element-wise function `name`'s forward on the float array x, as its node
+    computes it, without a node or Tensor (for a caller running ops with grad mode off on
+    arrays of its own: library/nn/recurrent.py)."""
+    cls = NODES[name]
+    node = cls.__new__(cls)
+    node.saved = ()
+    return node.forward(x)
 
 
 # the constants of derivatives.yaml (its ln 10 literal is a double 1 ulp below math.log(10))

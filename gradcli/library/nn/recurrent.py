@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import math
 
-from ...core.tensor import Tensor
 from ...numerics.mkl import torch_mm
+from ...ops.elementwise import Add, Mul, Sub
+from ...ops.unary import forward_of
 from ...runtime.errors import GradRuntimeError, GradValueError
 from ...ops.registry import FUNCTIONS
 from ..inplace_views import transpose_
@@ -34,62 +35,91 @@ def _f(name, *args):
 
 def _step(mode, igates, hidden, w_hh, b_hh, kept=None):
     """One step of PyTorch's cell on precomputed input gates `igates` (linear_ih of the
-    input): returns the new hidden state (for LSTM the pair (h, c)).  `kept`: a list to
-    which the values a backward of the step needs are appended (GRU: r, z, n, the hidden
-    gates' new-gate piece and h - n; LSTM: its four gates, tanh(c) and the previous c;
-    RNN: its output), for recurrent_layer.py, whose steps run with grad mode off on
-    Tensors of their own: their chunks' pieces and hidden product are then made directly
-    (the same views and values as the ops')."""
-    direct = kept is not None
+    input): returns the new hidden state (for LSTM the pair (h, c)).  With a list `kept`
+    (recurrent_layer.py, grad mode off): the step on arrays, each op's forward alone
+    (`_ARRAYS`: the same values), the values a backward of the step needs appended to it
+    (GRU: r, z, n, the hidden gates' new-gate piece and h - n; LSTM: its four gates,
+    tanh(c) and the previous c; RNN: its output)."""
+    o = _TENSORS if kept is None else _ARRAYS
     if mode == "LSTM":
         hx, cx = hidden
-        gates = _f("add", _hidden_product(hx, w_hh, b_hh, direct), igates)
-        if direct:
-            i, fg, g, o = _views(gates, 4, (0, 1, 2, 3))
-        else:
-            i, fg, g, o = _f("chunk", gates, 4, 1)
-        i, fg, g, o = _f("sigmoid", i), _f("sigmoid", fg), _f("tanh", g), _f("sigmoid", o)
-        cy = _f("add", _f("mul", fg, cx), _f("mul", i, g))
-        tc = _f("tanh", cy)
-        if direct:
-            kept += (i.data, fg.data, g.data, o.data, tc.data, cx.data)
-        return _f("mul", o, tc), cy
-    hgates = _hidden_product(hidden, w_hh, b_hh, direct)
+        gates = o.add(o.linear(hx, w_hh, b_hh), igates)
+        i, fg, g, og = o.pieces(gates, 4, (0, 1, 2, 3))
+        i, fg, g, og = o.sigmoid(i), o.sigmoid(fg), o.tanh(g), o.sigmoid(og)
+        cy = o.add(o.mul(fg, cx), o.mul(i, g))
+        tc = o.tanh(cy)
+        if kept is not None:
+            kept += (i, fg, g, og, tc, cx)
+        return o.mul(og, tc), cy
+    hgates = o.linear(hidden, w_hh, b_hh)
     if mode == "GRU":
         # PyTorch adds the reset and update gates' inputs in place into column slices of
         # the hidden gates and applies sigmoid there: the kernels run along each row of a
         # strided slice, which decides which values take the vector path (of each chunk
         # only the pieces used are made: the others would be nodes no backward reaches)
-        pieces = _views if direct else lambda x, n, which: _f("chunk_pieces", x, n, 1, which)
-        (inew,) = pieces(igates, 3, (2,))
-        (hnew,) = pieces(hgates, 3, (2,))
-        sr, sz = pieces(_f("add", hgates, igates), 3, (0, 1))
-        r, z = _f("sigmoid", sr), _f("sigmoid", sz)
-        n = _f("tanh", _f("add", inew, _f("mul", hnew, r)))
-        d = _f("sub", hidden, n)
-        if direct:
-            kept += (r.data, z.data, n.data, hnew.data, d.data)
-        return _f("add", _f("mul", d, z), n)
-    pre = _f("add", hgates, igates)
-    out = _f("tanh", pre) if mode == "RNN_TANH" else _f("relu", pre)
-    if direct:
-        kept.append(out.data)
+        (inew,) = o.pieces(igates, 3, (2,))
+        (hnew,) = o.pieces(hgates, 3, (2,))
+        sr, sz = o.pieces(o.add(hgates, igates), 3, (0, 1))
+        r, z = o.sigmoid(sr), o.sigmoid(sz)
+        n = o.tanh(o.add(inew, o.mul(hnew, r)))
+        d = o.sub(hidden, n)
+        if kept is not None:
+            kept += (r, z, n, hnew, d)
+        return o.add(o.mul(d, z), n)
+    pre = o.add(hgates, igates)
+    out = o.tanh(pre) if mode == "RNN_TANH" else o.relu(pre)
+    if kept is not None:
+        kept.append(out)
     return out
 
 
-def _hidden_product(h, w_hh, b_hh, direct):
-    """linear(h, w_hh, b_hh) of a 2-D h; `direct`: its value alone, as linear's addmm (or
-    mm) computes it."""
-    if not direct:
-        return _f("linear", h, w_hh, b_hh)
-    wt = w_hh.data.T
-    return Tensor(torch_mm(h.data, wt) if b_hh is None else torch_mm(h.data, wt, b_hh.data))
+class _TENSORS:
+    """A cell step's ops on Tensors (each a node of the graph)."""
+
+    add = staticmethod(lambda a, b: _f("add", a, b))
+    sub = staticmethod(lambda a, b: _f("sub", a, b))
+    mul = staticmethod(lambda a, b: _f("mul", a, b))
+    sigmoid = staticmethod(lambda x: _f("sigmoid", x))
+    tanh = staticmethod(lambda x: _f("tanh", x))
+    relu = staticmethod(lambda x: _f("relu", x))
+    linear = staticmethod(lambda h, w, b: _f("linear", h, w, b))
+
+    @staticmethod
+    def pieces(x, chunks, which):
+        """chunk(x, chunks, 1)'s pieces numbered in `which` (all four of an LSTM's: its
+        chunk, PyTorch's op; some: chunk_pieces)."""
+        if len(which) == chunks:
+            return _f("chunk", x, chunks, 1)
+        return _f("chunk_pieces", x, chunks, 1, which)
 
 
-def _views(x, chunks, which):
-    """chunk_pieces(x, chunks, 1, which)'s views alone (no nodes: grad mode off)."""
-    size = int(x.data.shape[1]) // chunks
-    return tuple(Tensor(x.data[:, k * size : (k + 1) * size, ...]) for k in which)
+def _arith(cls, a, b):
+    node = cls.__new__(cls)
+    node.saved = ()
+    return node.forward(a, b, a.dtype)
+
+
+class _ARRAYS:
+    """The same ops on arrays of one float dtype: each op's forward alone (no node, no
+    Tensor), as the op's node computes it."""
+
+    add = staticmethod(lambda a, b: _arith(Add, a, b))
+    sub = staticmethod(lambda a, b: _arith(Sub, a, b))
+    mul = staticmethod(lambda a, b: _arith(Mul, a, b))
+    sigmoid = staticmethod(lambda x: forward_of("sigmoid", x))
+    tanh = staticmethod(lambda x: forward_of("tanh", x))
+    relu = staticmethod(lambda x: forward_of("relu", x))
+
+    @staticmethod
+    def linear(h, w, b):
+        """linear(h, w, b) of a 2-D h, as its addmm (or mm without b) computes it."""
+        return torch_mm(h, w.T) if b is None else torch_mm(h, w.T, b)
+
+    @staticmethod
+    def pieces(x, chunks, which):
+        """chunk(x, chunks, 1)'s pieces numbered in `which`: the same views."""
+        size = int(x.shape[1]) // chunks
+        return tuple(x[:, k * size : (k + 1) * size, ...] for k in which)
 
 
 def _layer_ops(mode, igates, h, w_hh, b_hh, reverse):

@@ -4,8 +4,8 @@ nn.LSTM) in a plain backward pass, instead of four to fifteen nodes a time step.
 PyTorch runs such a layer as its cell's ops, step after step, each op a node of the
 graph; gradcli did the same (recurrent.py `_step`), and the per-op work of making and
 running those nodes was most of a small recurrent network's time.  Here the layer's
-forward runs the same ops on the same arrays with grad mode off (the values are the
-ops' own), keeping what the steps' backward needs; one node (`RecurrentLayer`) stands
+forward runs each op's forward alone on the same arrays (recurrent.py `_step` on arrays:
+the values are the ops' own), keeping what the steps' backward needs; one node (`RecurrentLayer`) stands
 for all the steps, and its backward makes, step by step from the last, each op's
 gradient with the same array functions the ops' nodes call (`mm_grads`, `sum_to`,
 tanh's, sigmoid's and relu's backward kernels, a chunk's pieces written into zeros),
@@ -38,12 +38,10 @@ from ...engine.declare import none
 from ...engine.function import Function
 from ...engine.modes import state as modes
 from ...engine.vjp_arrays import sum_to
-from ...core.tensor import Tensor
 from ...numerics.mkl import mm_grads
 from ...ops.registry import FUNCTIONS
 from ...ops.fused_grads import sigmoid_backward_values, tanh_backward_values
 from ...ops.unary import masked_grad
-from ...runtime import context
 
 #: the cell modes one node runs, and the names of the last ops of a step (the final
 #: states' grad_fn: h, and an LSTM's c)
@@ -76,26 +74,19 @@ class RecurrentLayer(Function):
         steps = ig.shape[0]
         order = range(steps - 1, -1, -1) if reverse else range(steps)
         lstm = mode == "LSTM"
-        ctx = context.current
-        prev = ctx.grad_enabled
-        ctx.grad_enabled = False
-        try:
-            wt, bt = Tensor(w), None if b is None else Tensor(b)
-            h = (Tensor(h0), Tensor(c0)) if lstm else Tensor(h0)
-            out = np.empty((steps + 1 + lstm,) + h0.shape, h0.dtype)
-            tape = []
-            for t in order:
-                kept: list = []
-                h_new = step(mode, Tensor(ig[t]), h, wt, bt, kept)
-                tape.append((t, (h[0] if lstm else h).data, *kept))
-                out[t] = (h_new[0] if lstm else h_new).data
-                h = h_new
-            if lstm:
-                out[steps], out[steps + 1] = h[0].data, h[1].data
-            else:
-                out[steps] = h.data
-        finally:
-            ctx.grad_enabled = prev
+        h = (h0, c0) if lstm else h0
+        out = np.empty((steps + 1 + lstm,) + h0.shape, h0.dtype)
+        tape = []
+        for t in order:
+            kept: list = []
+            h_new = step(mode, ig[t], h, w, b, kept)
+            tape.append((t, h[0] if lstm else h, *kept))
+            out[t] = h_new[0] if lstm else h_new
+            h = h_new
+        if lstm:
+            out[steps], out[steps + 1] = h
+        else:
+            out[steps] = h
         # (the steps' values beside the saved inputs, which a backward with create_graph
         # sees as Tensors; held while the graph is)
         self.tape = tape
@@ -228,7 +219,7 @@ _PARTS = {
 def run(mode, ig, h0, w, b, reverse, step, ops):
     """(the layer's outputs (T, B, H), its final state (B, H); an LSTM's: the pair (h,
     c)) as Tensors: one node for the steps (`fits` said so); h0 the initial state (an
-    LSTM's: the pair), `step` the cell's step on Tensors, `ops` the layer as its cell's
+    LSTM's: the pair), `step` the cell's step (on arrays, given a list), `ops` the layer as its cell's
     ops (for a backward with create_graph)."""
     h0, c0 = h0 if mode == "LSTM" else (h0, None)
     ext = RecurrentLayer.apply(ig, h0, c0, w, b, mode=mode, reverse=reverse, step=step)
