@@ -13,7 +13,7 @@ from ..core.printing import show, show_str
 from . import runtime as rt
 from .fastops import NUMBER_OPS, specialize
 from .parser import parse, parser
-from .positions import guard, located, pos
+from .positions import guard, located, pos, syntax_error
 from .runtime import SMALL_INT
 
 _MISSING = object()
@@ -311,6 +311,39 @@ def name_storer(name, info):
     return store
 
 
+def walrus_storer(name, info, node):
+    """The closure binding an assignment expression's target: in a comprehension (its
+    scope made anew for each run), in the first scope around it that is not one."""
+    levels = 0
+    while info is not None and info.kind == "comprehension":
+        if name in info.locals:
+            raise syntax_error(
+                f"assignment expression cannot rebind comprehension iteration variable '{name}'",
+                node,
+            )
+        levels, info = levels + 1, info.parent
+    if not levels:
+        return name_storer(name, info)
+    if info is None or name in info.globals:
+        return _global_store(name)
+    levels += info.nonlocals.get(name, 0)
+
+    def store(s, v):
+        sc = s
+        for _ in range(levels):
+            sc = sc.parent
+        sc.vars[name] = v
+
+    return store
+
+
+def _global_store(name):
+    def store(s, v):
+        (s.globals if s.globals is not None else s).vars[name] = v
+
+    return store
+
+
 _PREFIXED = {"x": ("hexadecimal", 16), "o": ("octal", 8), "b": ("binary", 2)}
 
 
@@ -364,6 +397,21 @@ class Expressions:
     def e_name(self, node):
         tok = node.children[0]
         return name_loader(tok.value, self.fn, self.builtins, tok.line, tok.column)
+
+    def e_walrus(self, node):
+        """(name := value): binds name where the expression stands (in a comprehension:
+        in the function or module around it, as Python's PEP 572) and gives the value."""
+        tok, value = node.children
+        name = tok.value
+        val = self.expr(value)
+        store = walrus_storer(name, self.fn, node)
+
+        def run(s):
+            v = val(s)
+            store(s, v)
+            return v
+
+        return run
 
     def e_number(self, node):
         tok = node.children[0]

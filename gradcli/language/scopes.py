@@ -88,7 +88,11 @@ class FunctionInfo:
             self.locals.add(node.children[0].value)
             return
         if d in _NEW_SCOPE:
+            if d != "lambda_":  # (x := v) in a comprehension binds here (PEP 572)
+                self._comprehension_walrus(node)
             return
+        if d == "walrus":
+            self.locals.add(node.children[0].value)
         if d == "assign":
             for t in node.children[:-1]:
                 self._target(t)
@@ -124,6 +128,25 @@ class FunctionInfo:
             self.generator = True
         for c in node.children:
             self._walk(c)
+
+    def _comprehension_walrus(self, node):
+        """The targets of the assignment expressions of a comprehension (and of the
+        comprehensions in it), bound in this scope; a class body refuses them, as Python."""
+        stack = list(node.children)
+        while stack:
+            n = stack.pop()
+            if not isinstance(n, Tree) or n.data in ("lambda_", "funcdef", "classdef"):
+                continue
+            if n.data == "walrus":
+                if self.kind == "class":
+                    raise GradSyntaxError(
+                        "assignment expression within a comprehension cannot be used in a "
+                        "class body",
+                        *_pos(n),
+                    )
+                if self.kind != "comprehension":
+                    self.locals.add(n.children[0].value)
+            stack.extend(n.children)
 
     def _declare(self, node, into):
         for tok in node.children:

@@ -35,6 +35,45 @@ def kinds(v):
 print(P(1), A(1) >= A(2), kinds({}), kinds(()), kinds([]), kinds(set()))
 print(type({}) is dict, type((1,)) is tuple, isinstance(P(2), P), type(vars(P(3))) is dict)
 """,
+    "assignment_expressions": """
+xs = [1, 2, 3, 4]
+if (n := len(xs)) > 3:
+    print("long", n)
+ys = [y for x in xs if (y := x * 2) > 4]
+print(ys, y)
+def f(data):
+    out = [z for d in data if (z := d ** 2) % 2 == 0]
+    return out, z
+print(f([1, 2, 3, 4, 6]))
+i = 0
+while (v := xs[i]) < 3:
+    i += 1
+print(v, i)
+print((w := 10) + w, max(m := 3, 2), m, xs[(k := 1)], k)
+def g():
+    pairs = [(a, s) for a in range(4) if (s := a * a) > 1]
+    return pairs, s
+print(g())
+print([[q := j * k for k in range(2)] for j in range(3)], q)
+print((lambda a: (b := a + 1) * b)(2))
+def counter():
+    hits = 0
+    def bump(v):
+        nonlocal hits
+        return [h for h in [v] if (hits := hits + h)]
+    return bump, lambda: hits
+bump, read = counter()
+_ = bump(2)
+_ = bump(3)
+print(read(), sum(t for t in range(5) if (last := t) % 2), last)
+def total(rows):
+    count = 0
+    for r in rows:
+        if (c := len(r)) > 1:
+            count += c
+    return count, c
+print(total([[1], [1, 2], [3, 4, 5]]), [u := 5, u + 1])
+""",
     "a_builtin_type_lacks_an_attribute": """
 for t in (str, int, float, bool, list, tuple, dict, set, frozenset, range):
     try:

@@ -43,6 +43,9 @@ CASES = [
     "xs = [1]\nprint(sum(x for x in xs,))\n",
     "xs = [1]\nprint(sum(x for x in xs , ))\n",
     "def f(xs):\n    return sum(x for x in xs,)\n",
+    "xs = [1]\nprint([x for x in xs if (x := 1)])\n",
+    "class C:\n    v = [y for x in [1] if (y := x)]\n",
+    "def f():\n    return [[j for j in range(2) if (i := j)] for i in range(2)]\n",
 ]
 
 
