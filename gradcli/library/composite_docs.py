@@ -263,7 +263,8 @@ def broadcast_tensors(*tensors):
                 f"expected Tensor as element {i} in argument 0, but got {type_name(t)}"
             )
     shape = _broadcast([t.data.shape for t in tensors])
-    return tuple(_f("expand")(t, shape) for t in tensors)
+    # (ATen's expand_outplace: a tensor of that shape already is itself, not a view)
+    return tuple(t if t.data.shape == shape else _f("expand")(t, shape) for t in tensors)
 
 
 # ------------------------------------------------------------------ tensor_split

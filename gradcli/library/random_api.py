@@ -1,4 +1,4 @@
-"""Random sampling beyond creation: `torch.multinomial`, `x.exponential_()`,
+"""Random sampling beyond creation: `torch.multinomial`, `torch.bernoulli`, `x.exponential_()`,
 `x.random_()`, and `torch.Generator` objects (`generator=` on every draw), each drawing
 what PyTorch's CPU kernels draw from the same generator (numerics/random/sampling.py)."""
 
@@ -86,6 +86,37 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
                     "invalid multinomial distribution (sum of probabilities <= 0)"
                 )
     return Tensor(sampling.multinomial(gen, p, num_samples, bool(replacement), _top))
+
+
+@register(
+    "bernoulli",
+    "bernoulli(input, *, generator=None)",
+    "1 with probability input, else 0, for each element (input's dtype)",
+    method=True,
+    category="creation",
+    batch=None,
+    inplace=None,
+    pure=False,
+    checks=none("random values: nothing to compare finite differences with"),
+    parser=None,
+)
+def bernoulli(input, p=None, *, generator=None, out=None):
+    if type(input) is not Tensor:
+        raise GradTypeError(
+            f"bernoulli(): argument 'input' (position 1) must be Tensor, not {type_name(input)}"
+        )
+    if p is not None:
+        raise GradTypeError("bernoulli(input, p): gradcli draws torch.bernoulli(input) only")
+    probs = input.data
+    if probs.dtype.kind != "f":
+        raise GradRuntimeError(
+            f'"bernoulli_tensor_cpu_p_" not implemented for '
+            f"'{dtypes.scalar_type_name(probs.dtype)}'"
+        )
+    gen = draws_from(generator, "bernoulli")
+    if probs.size and not np.all((probs >= 0) & (probs <= 1)):
+        raise GradRuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
+    return Tensor(sampling.bernoulli_each(gen, probs))
 
 
 class _Drawn(Function):

@@ -80,6 +80,11 @@ _MODULES = {
     "torch.autograd.function": "Function FunctionCtx",
     "torch.autograd.forward_ad": "UnpackedDualTensor",
     "torch.autograd.graph": "_AllowMutationOnSavedContext",
+    "torch.distributions.distribution": "Distribution",
+    "torch.distributions.normal": "Normal",
+    "torch.distributions.uniform": "Uniform",
+    "torch.distributions.categorical": "Categorical",
+    "torch.distributions.bernoulli": "Bernoulli",
 }
 TORCH_MODULE = {name: mod for mod, names in _MODULES.items() for name in names.split()}
 

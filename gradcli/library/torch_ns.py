@@ -339,6 +339,14 @@ def _data_members(Namespace):
     return _named({**members, **modules})
 
 
+def _distributions(Namespace):
+    """torch.distributions' members (its distributions, kl_divergence and its modules),
+    made when a program first reads the namespace."""
+    from .distributions import members
+
+    return _named(members(Namespace))
+
+
 def _schedulers():
     """torch.optim.lr_scheduler's members, made when a program first reads the namespace."""
     from .lr_scheduler import SCHEDULERS
@@ -363,8 +371,8 @@ def _named(members):
 
 
 def namespaces(Namespace):
-    """torch.accelerator, torch.utils(.data), torch.optim(.lr_scheduler), as the language's
-    namespaces (`Namespace(name, members)`)."""
+    """torch.accelerator, torch.utils(.data), torch.distributions, torch.optim(.lr_scheduler),
+    as the language's namespaces (`Namespace(name, members)`)."""
     return {
         "accelerator": Namespace(
             "torch.accelerator",
@@ -378,6 +386,7 @@ def namespaces(Namespace):
             "torch.utils",
             {"data": Namespace("torch.utils.data", load=lambda: _data_members(Namespace))},
         ),
+        "distributions": Namespace("torch.distributions", load=lambda: _distributions(Namespace)),
         "optim": Namespace(
             "torch.optim",
             {

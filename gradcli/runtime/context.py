@@ -73,6 +73,7 @@ class Context:
         "node_watches",
         "replay",
         "fast_tier",
+        "validate_args",
     )
 
     def __init__(self):
@@ -93,6 +94,8 @@ class Context:
         self.node_watches = False  # engine: a node got hooks or retain_grad
         self.replay = DEFAULTS.replay  # loop bodies replayed (--no-replay: off)
         self.fast_tier = DEFAULTS.fast_tier  # plain code as Python bytecode (--no-fast-tier)
+        # torch.distributions' checks of arguments and values (set_default_validate_args)
+        self.validate_args = True
 
     @property
     def generator(self):

@@ -1,6 +1,6 @@
 """Draws of PyTorch's CPU kernels beyond rand/randn/randint, on a `random.Generator`
 (passed in: this module does not import the generator's, kept out of start-up):
-`uniform_`, `normal_`, `bernoulli_`, `randperm` and an int64 `random_()`, each consuming
+`uniform_`, `normal_`, `bernoulli_`, `bernoulli`, `randperm` and an int64 `random_()`, each consuming
 the generator's stream as the kernel does (verified against torch 2.13)."""
 
 from __future__ import annotations
@@ -78,6 +78,19 @@ def bernoulli(gen, shape, p: float) -> np.ndarray:
     uniform each, below p).  On Intel CPUs PyTorch uses MKL's stream instead."""
     shape = _normalize_shape(shape)
     return (gen._uniform64(_numel(shape)) < p).reshape(shape)
+
+
+def bernoulli_each(gen, probs: np.ndarray) -> np.ndarray:
+    """``torch.bernoulli(probs)`` on the CPU (the serial kernel, in C order): per
+    element a uniform below its p; float64 probabilities take 53 bits of random64(),
+    the others 24 bits of one 32-bit draw.  The result has probs' dtype."""
+    p = np.ascontiguousarray(probs)
+    n = p.size
+    if p.dtype == np.float64:
+        u = gen._uniform64(n)
+    else:
+        u = (gen._raw32(n) & np.uint64(0xFFFFFF)).astype(np.float64) * 2.0**-24
+    return (u < p.reshape(-1).astype(np.float64)).astype(p.dtype).reshape(p.shape)
 
 
 def random64_int(gen) -> int:
