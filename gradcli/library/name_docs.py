@@ -44,13 +44,14 @@ DOCS = {
     "torch.utils.data.dataloader": "DataLoader, default_collate, get_worker_info",
     "torch.optim": "optimizers (SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, Adamax, NAdam, RAdam, Rprop, ASGD, LBFGS, Adafactor) and lr_scheduler",
     "torch.optim.lr_scheduler": "learning-rate schedules (StepLR, CosineAnnealingLR, OneCycleLR, ReduceLROnPlateau ...)",
-    "torch.distributions": "probability distributions (Normal, Uniform, Categorical, Bernoulli) "
-    "and kl_divergence",
+    "torch.distributions": "probability distributions (Normal, Uniform, Categorical, Bernoulli, "
+    "Independent) and kl_divergence",
     "torch.distributions.distribution": "Distribution, the base of the distributions",
     "torch.distributions.normal": "Normal",
     "torch.distributions.uniform": "Uniform",
     "torch.distributions.categorical": "Categorical",
     "torch.distributions.bernoulli": "Bernoulli",
+    "torch.distributions.independent": "Independent",
     "torch.distributions.kl": "kl_divergence",
     "torch.backends": "backend queries: mps and cuda are not built",
     "torch.backends.mps": "Apple MPS queries; not available",

@@ -85,6 +85,7 @@ _MODULES = {
     "torch.distributions.uniform": "Uniform",
     "torch.distributions.categorical": "Categorical",
     "torch.distributions.bernoulli": "Bernoulli",
+    "torch.distributions.independent": "Independent",
 }
 TORCH_MODULE = {name: mod for mod, names in _MODULES.items() for name in names.split()}
 

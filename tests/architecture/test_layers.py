@@ -139,6 +139,9 @@ LAZY_IMPORTS = {
     ("gradcli.library.torch_ns", "gradcli.library.lr_cycles"): (
         "only a program that reads torch.optim.lr_scheduler"
     ),
+    ("gradcli.library.torch_ns", "gradcli.library.distributions"): (
+        "only a program that reads torch.distributions"
+    ),
 }
 
 # the one import that reaches up a layer, made inside a function when first needed

@@ -366,3 +366,43 @@ case(
     print(str(d), repr(d), f"{d}", [d])
     """,
 )
+
+for _dt in ("float64", "float32"):
+    case(
+        f"independent/{_dt}",
+        f"""
+        import torch
+        from torch.distributions import Independent, Normal, Bernoulli, kl_divergence
+        torch.manual_seed(6)
+        loc = torch.tensor([[0.1, -0.4, 1.0], [0.5, 0.0, -2.0]], dtype=torch.{_dt}, requires_grad=True)
+        scale = torch.tensor([[1.0, 0.5, 2.0], [0.3, 1.5, 0.8]], dtype=torch.{_dt}, requires_grad=True)
+        d = Independent(Normal(loc, scale), 1)
+        print(d, d.batch_shape, d.event_shape, d.has_rsample, d.reinterpreted_batch_ndims)
+        print(d.support, d.base_dist, d.mean, d.stddev, d.variance)
+        x = d.rsample((2,))
+        print(x, d.sample())
+        lp = d.log_prob(x)
+        print(lp, d.entropy())
+        e = Independent(Normal(torch.zeros(2, 3, dtype=torch.{_dt}), torch.ones(2, 3, dtype=torch.{_dt})), 2)
+        print(e, e.batch_shape, e.event_shape, e.log_prob(loc), kl_divergence(e, Independent(Normal(loc, scale), 2)))
+        k = kl_divergence(d, Independent(Normal(torch.zeros_like(loc), torch.ones_like(loc)), 1))
+        print(k)
+        (lp.sum() + k.sum()).backward()
+        print(loc.grad, scale.grad)
+        b = Independent(Bernoulli(torch.tensor([0.2, 0.7], dtype=torch.{_dt})), 0)
+        print(b, b.has_enumerate_support, b.enumerate_support(), b.log_prob(torch.tensor([1.0, 0.0], dtype=torch.{_dt})))
+        """,
+    )
+
+errors(
+    "errors/independent",
+    "import torch\nfrom torch.distributions import Independent, Normal, Bernoulli, kl_divergence\n"
+    "n = Normal(torch.zeros(2), torch.ones(2))",
+    [
+        "Independent(n, 2)",
+        "Independent(n, 1).log_prob(torch.zeros(3))",
+        "Independent(Bernoulli(torch.tensor([0.5, 0.5])), 1).enumerate_support()",
+        "kl_divergence(Independent(n, 1), Independent(n, 0))",
+        "Independent(n, 1).log_prob(torch.tensor([0.0, float('nan')]))",
+    ],
+)

@@ -1,6 +1,7 @@
-"""torch.distributions: Normal, Uniform, Categorical, Bernoulli and kl_divergence, as
-PyTorch 2.13 computes, draws and prints them (base.py: the Distribution base and its
-checks; continuous.py, discrete.py: the distributions; kl.py: kl_divergence)."""
+"""torch.distributions: Normal, Uniform, Categorical, Bernoulli, Independent and
+kl_divergence, as PyTorch 2.13 computes, draws and prints them (base.py: the Distribution
+base and its checks; continuous.py, discrete.py, independent.py: the distributions; kl.py:
+kl_divergence)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from . import kl
 from .base import Distribution
 from .continuous import Normal, Uniform
 from .discrete import Bernoulli, Categorical
+from .independent import Independent
 
 CLASSES = {
     "Distribution": Distribution,
@@ -15,6 +17,7 @@ CLASSES = {
     "Uniform": Uniform,
     "Categorical": Categorical,
     "Bernoulli": Bernoulli,
+    "Independent": Independent,
 }
 
 

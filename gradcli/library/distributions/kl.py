@@ -10,6 +10,7 @@ from ...runtime.errors import GradRuntimeError
 from ..inplace import setitem
 from .continuous import Normal, Uniform
 from .discrete import Bernoulli, Categorical
+from .independent import Independent, sum_rightmost
 
 
 def _normal_normal(p, q):
@@ -57,7 +58,14 @@ def _normal_uniform(p, q):
     return FUNCTIONS["full_like"](p.params["loc"], math.inf)
 
 
+def _independent_independent(p, q):
+    if p.ndims != q.ndims:
+        raise GradRuntimeError("", type_name="NotImplementedError")
+    return sum_rightmost(kl_divergence(p.base_dist, q.base_dist), p.ndims)
+
+
 _KL = {
+    (Independent, Independent): _independent_independent,
     (Normal, Normal): _normal_normal,
     (Categorical, Categorical): _categorical_categorical,
     (Bernoulli, Bernoulli): _bernoulli_bernoulli,
