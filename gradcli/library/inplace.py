@@ -43,7 +43,7 @@ from .overlap import (
     partial_overlap,
     writable,
 )
-from .scalar_steps import scalar_step
+from .scalar_steps import ARRAY_STEPS, array_update, scalar_step, zeroed
 from . import dual_inplace
 from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY, OPERATORS, register
 from ..ops.combine import masked_fill
@@ -506,6 +506,8 @@ def _method(name, sig, doc):
 
 @_method("zero_", "x.zero_()", "fill with zeros in place and return x")
 def zero_(x):
+    if zeroed(x):  # (a gradient's array: filled and its version bumped, all the rule does)
+        return x
     return inplace(x, Zero.apply, overlap_ok=True, tangent=lambda xt, level: zero_(xt))
 
 
@@ -726,15 +728,20 @@ def setitem(x, key, value):
 _FLOAT_STEPS = {"+": float.__add__, "-": float.__sub__, "*": float.__mul__}
 
 
-def _augmented(method, step):
+def _augmented(method, step, ufunc):
     """`x op= y` on a tensor x: the in-place method of the op that declares the operator
-    (returning x), after the 0-d step on Python floats when `step` is given."""
+    (returning x), after the 0-d step on Python floats when `step` is given and the
+    step of an array by another of its shape (`array_update`) when `ufunc` is."""
     if step is None:
         return method
 
     def run(x, y):
         r = scalar_step(x, y, step)
-        return method(x, y) if r is None else r
+        if r is not None:
+            return r
+        if ufunc is not None and type(x) is Tensor and array_update(x, y, ufunc):
+            return x
+        return method(x, y)
 
     return run
 
@@ -742,7 +749,11 @@ def _augmented(method, step):
 # augmented assignment on a tensor target: `x op= y` is `AUGMENTED[op](x, y)`, for each
 # operator an op declares (register(operators=...)) whose augmented form is in place
 AUGMENTED = {
-    o.symbol + "=": _augmented(METHOD_ONLY[e.inplace.name].fn, _FLOAT_STEPS.get(o.symbol))
+    o.symbol + "=": _augmented(
+        METHOD_ONLY[e.inplace.name].fn,
+        _FLOAT_STEPS.get(o.symbol),
+        ARRAY_STEPS.get(o.symbol + "="),
+    )
     for o, e in OPERATORS.values()
     if o.in_place and e.inplace
 }

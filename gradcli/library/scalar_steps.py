@@ -191,14 +191,51 @@ def array_step(x, g, y, ufunc):
     return True
 
 
+def array_update(x, y, ufunc):
+    """`x op= y` (`ufunc` the op's, ARRAY_STEPS) for a float tensor x of one or more dims
+    and a tensor y of its dtype and shape whose array shares no memory with x's, under
+    no_grad or in grad mode when neither requires grad (the manual step `w -= lr *
+    w.grad` of a loop run as compiled): the op's ufunc written into x's array and x's
+    version bumped, as the general in-place rule does when nothing else is to be done
+    (`_plain_target`; the op's forward on two C-contiguous arrays of one dtype and shape
+    is its ufunc).  Returns False (nothing done) in every other case."""
+    if type(y) is not Tensor:
+        return False
+    d, e = x.data, y.data
+    if (
+        type(e) is not np.ndarray
+        or e.dtype is not d.dtype
+        or e.shape != d.shape
+        or not d.ndim
+        or (d.dtype is not _F64 and d.dtype is not _F32)
+        or not e.flags.c_contiguous
+        or (context.current.grad_enabled and (x.requires_grad or y.requires_grad))
+        or not _plain_target(x, d)
+        or np.may_share_memory(d, e)
+    ):
+        return False
+    ufunc(d, e, out=d)
+    versions.bump(x)
+    return True
+
+
 def zero_grad_array(g):
     """`w.grad.zero_()` under no_grad for a gradient tensor g of floats that is no view
     and needs no gradient: its array filled with +0.0 and its version bumped, as the
     general in-place rule does then.  Returns False (nothing done) in every other case."""
+    return not context.current.grad_enabled and zeroed(g)
+
+
+def zeroed(g):
+    """`g.zero_()` in either grad mode for a tensor g of floats that needs no gradient and
+    is a plain target (no view, no views, ...: `_plain_target`): its array filled with
+    +0.0 and its version bumped, all the in-place rule does then (the op's result needs
+    no gradient, so no node is made and no view's grad_fn is made again).  Returns False
+    (nothing done) in every other case."""
     if type(g) is not Tensor or g.requires_grad or g.grad_fn is not None:
         return False
     d = g.data
-    if context.current.grad_enabled or not _plain_target(g, d) or d.dtype.char not in "fd":
+    if not _plain_target(g, d) or d.dtype.char not in "fd":
         return False
     d.fill(0)
     versions.bump(g)

@@ -17,6 +17,7 @@ from gradcli.engine.autograd import run_backward
 from gradcli.engine.number_nodes import number_node
 from gradcli.engine.saved import saved_attr
 from gradcli.library import inplace  # noqa: F401  (registers the ops)
+from gradcli.library import scalar_steps
 from gradcli.library.inplace import AUGMENTED
 from gradcli.ops.elementwise import Add, Div, Mul, Sub
 from gradcli.ops.registry import OPERATOR_NODES
@@ -402,3 +403,93 @@ def test_a_whole_means_gradient_is_dense_when_small_and_one_value_when_big():
             (g,) = m.grad_fn.backward(np.array(1, dt), ArrayF)
             assert g.shape == (n,) and g.dtype == dt and g[0] == dt(1) / n
             assert g.flags.c_contiguous if dense else not any(g.strides), (n, dt)
+
+
+@pytest.mark.parametrize("op", ["+=", "-=", "*="])
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(5,), (3, 4)])
+def test_array_step_is_the_inplace_method(op, dt, shape):
+    """`x op= y` of two arrays of one dtype and shape (scalar_steps.array_update) gives
+    the values, array, version and graph the in-place method's general rule gives, under
+    no_grad on a leaf that requires grad and in grad mode where neither does."""
+    rng = np.random.default_rng(5)
+    method = {"+=": "add_", "-=": "sub_", "*=": "mul_"}[op]
+    from gradcli.ops.registry import METHOD_ONLY
+
+    for grad_mode in (False, True):
+        prev = context.current.grad_enabled
+        context.current.grad_enabled = grad_mode
+        try:
+            a = (rng.standard_normal(shape) * 1e3).astype(dt)
+            a.flat[0], a.flat[1] = -0.0, np.inf
+            b = (rng.standard_normal(shape) * 1e-3).astype(dt)
+            b.flat[0] = 0.0
+            x, ref = Tensor(a.copy(), not grad_mode), Tensor(a.copy(), not grad_mode)
+            arr, v = x.data, versions.version(x)
+            assert AUGMENTED[op](x, Tensor(b.copy())) is x
+            METHOD_ONLY[method].fn(ref, Tensor(b.copy()))
+            assert x.data is arr and x.data.tobytes() == ref.data.tobytes()
+            assert versions.version(x) == v + 1 == versions.version(ref)
+            assert x.grad_fn is None and x.requires_grad is ref.requires_grad
+            y = Tensor(b.copy())  # (the step itself took it, not the rule)
+            assert scalar_steps.array_update(x, y, scalar_steps.ARRAY_STEPS[op])
+        finally:
+            context.current.grad_enabled = prev
+
+
+def test_array_step_leaves_other_cases_to_the_rule():
+    prev = context.current.grad_enabled
+    context.current.grad_enabled = False
+    try:
+        x = Tensor(np.arange(4.0, dtype=np.float32))
+        AUGMENTED["-="](x, Tensor(np.full(4, 0.5)))  # float64 operand: cast back
+        assert x.data.dtype == np.float32 and x.data.tolist() == [-0.5, 0.5, 1.5, 2.5]
+        AUGMENTED["-="](x, x)  # the same array: the rule's x - x
+        assert x.data.tolist() == [0.0] * 4
+        y = Tensor(np.arange(3.0))
+        AUGMENTED["+="](y, Tensor(np.ones((2, 3))))  # a broadcast: PyTorch's refusal
+    except Exception as e:
+        assert "doesn't match the broadcast shape" in str(e)
+    else:
+        raise AssertionError("the broadcast step ran")
+    finally:
+        context.current.grad_enabled = prev
+    w = Tensor(np.arange(3.0), True)
+    with pytest.raises(Exception, match="leaf Variable"):  # grad mode on: PyTorch's refusal
+        AUGMENTED["-="](w, Tensor(np.ones(3)))
+
+
+ZERO_PROGRAMS = [
+    # zero_ of a gradient in grad mode: +0.0 everywhere, one version more
+    (
+        "w = torch.tensor([1.0, -2.0], requires_grad=True)\n(w * w).sum().backward()\n"
+        "g = w.grad\nv = g._version\n_ = g.zero_()\nprint(g, g._version - v, g is w.grad)\n"
+        "print(torch.tensor([-0.0]).zero_().sign().item() == 0, 1 / torch.tensor(-0.0).zero_())\n",
+        ["tensor([0., 0.]) 1 True", "True tensor(inf)"],
+    ),
+    # a tensor saved for backward and zeroed after: the version error, as in torch
+    (
+        "a = torch.tensor([1.0, 2.0], dtype=torch.float64)\n"
+        "w = torch.tensor([3.0, 4.0], dtype=torch.float64, requires_grad=True)\n"
+        "y = (w * a).sum()\n_ = a.zero_()\ntry:\n    y.backward()\nexcept RuntimeError as e:\n"
+        "    print(str(e).split(';')[0])\n",
+        [
+            "one of the variables needed for gradient computation has been modified by an "
+            "inplace operation: [torch.DoubleTensor [2]] is at version 1"
+        ],
+    ),
+    # a view of the zeroed tensor sees the zeros
+    (
+        "a = torch.tensor([1.0, 2.0, 3.0])\nb = a[1:]\n_ = a.zero_()\nprint(b, b._version)\n",
+        ["tensor([0., 0.]) 1"],
+    ),
+]
+
+
+@pytest.mark.parametrize("src,lines", ZERO_PROGRAMS)
+def test_zero_of_a_plain_tensor_does_as_in_torch(src, lines):
+    from conftest import run_inprocess
+
+    r = run_inprocess("import torch\n" + src)
+    assert (r.returncode, r.stderr) == (0, ""), r.stderr
+    assert r.stdout.split("\n")[: len(lines)] == lines
