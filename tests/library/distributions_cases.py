@@ -406,3 +406,36 @@ errors(
         "Independent(n, 1).log_prob(torch.tensor([0.0, float('nan')]))",
     ],
 )
+
+case(
+    "expand",
+    """
+    import torch
+    from torch.distributions import Normal, Categorical, Bernoulli, Uniform, Independent
+    torch.manual_seed(9)
+    loc = torch.tensor([0.2, -0.5], requires_grad=True)
+    n = Normal(loc, 1.0)
+    e = n.expand([3, 2])
+    print(e, e.batch_shape, e.loc.grad_fn.name(), e.rsample(), e.log_prob(torch.zeros(3, 2)))
+    print(n.expand((2,)).loc.grad_fn.name(), e._validate_args)
+    m = Normal(0.0, 1.0, validate_args=False).expand(torch.Size([4]))
+    print(m, m._validate_args, m.sample())
+    c = Categorical(logits=torch.tensor([0.1, 0.3, -1.0]))
+    ce = c.expand([2])
+    print(ce, ce.batch_shape, ce.sample(), ce.logits, ce.log_prob(torch.tensor([2, 0])))
+    cp = Categorical(probs=torch.tensor([0.2, 0.8]))
+    cp.logits
+    print(cp.expand((3,)), cp.expand((3,)).param_shape)
+    b = Bernoulli(torch.tensor([0.3]))
+    print(b.expand([2, 1]), b.expand([4]).sample())
+    u = Uniform(0.0, 2.0).expand([3])
+    print(u, u.rsample(), u.log_prob(torch.tensor([0.5, 1.0, 1.9])))
+    i = Independent(Normal(torch.zeros(2), torch.ones(2)), 1).expand([3])
+    print(i, i.batch_shape, i.event_shape, i.base_dist.batch_shape, i.log_prob(torch.zeros(3, 2)))
+    for bad in [lambda: n.expand([3]), lambda: n.expand(3)]:
+        try:
+            bad()
+        except Exception as err:
+            print(type(err).__name__, err)
+    """,
+)

@@ -263,6 +263,20 @@ class Distribution:
         return v
 
     # --- shapes
+    def expand(self, batch_shape):
+        """A new distribution of this kind whose parameters are expanded (views) to
+        batch_shape: not checked again, with this one's validate_args."""
+        batch_shape = sample_size(batch_shape)
+        new = type(self).__new__(type(self))
+        self.expanded_into(new, batch_shape)
+        Distribution.__init__(new, batch_shape, self._event_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    def expanded_into(self, new, batch_shape):
+        expand = FUNCTIONS["expand"]
+        new.params = {k: expand(v, batch_shape) for k, v in self.params.items()}
+
     def extended_shape(self, sample_shape=Size()):
         sample_shape = sample_size(sample_shape)
         return Size(tuple(sample_shape) + tuple(self._batch_shape) + tuple(self._event_shape))
@@ -377,6 +391,7 @@ class Distribution:
         "icdf": lambda d, value: d.icdf(value),
         "entropy": lambda d: d.entropy(),
         "perplexity": lambda d: d.perplexity(),
+        "expand": lambda d, batch_shape: d.expand(batch_shape),
     }
 
 

@@ -79,6 +79,12 @@ class Categorical(Distribution):
     def support_of(self):
         return IntegerInterval(0, self.num_events - 1)
 
+    def expanded_into(self, new, batch_shape):
+        shape = tuple(batch_shape) + (self.num_events,)
+        expand = FUNCTIONS["expand"]
+        new.params = {k: expand(v, shape) for k, v in self.params.items()}
+        new.num_events, new.given = self.num_events, self.given
+
     def _full_nan(self):
         probs = self.param("probs")
         return FUNCTIONS["full"](self.extended_shape(), math.nan, dtype=_dtype_of(probs))
@@ -154,6 +160,10 @@ class Bernoulli(Distribution):
         self.params = {self.given: param}
         batch = Size() if is_number(given) else Size(param.data.shape)
         super().__init__(batch, validate_args=validate_args)
+
+    def expanded_into(self, new, batch_shape):
+        super().expanded_into(new, batch_shape)
+        new.given = self.given
 
     def mean(self):
         return self.param("probs")

@@ -38,6 +38,10 @@ class Independent(Distribution):
         self.base_dist, self.ndims, self.params = base, n, {}
         super().__init__(Size(shape[:cut]), Size(shape[cut:]), validate_args=validate_args)
 
+    def expanded_into(self, new, batch_shape):
+        shape = tuple(batch_shape) + tuple(self._event_shape[: self.ndims])
+        new.base_dist, new.ndims, new.params = self.base_dist.expand(shape), self.ndims, {}
+
     @property
     def has_rsample(self):  # type: ignore[override]
         return self.base_dist.has_rsample
