@@ -59,6 +59,7 @@ except ImportError:  # (a Python built without it)
 import numpy as np
 
 from . import native_alloc, native_elf, native_fma
+from .native_chain import CHAIN_ROWS, chain_ir
 from .mkl import address
 
 #: CPU seconds compiling the loops costs (llvmlite's import ~25 ms, LLVM ~90 ms), and
@@ -204,6 +205,8 @@ def _sources_hash():
                 "native_act.py",
                 "native_fma.py",
                 "native_softmax.py",
+                "native_chain.py",
+                "native_grads.py",
             )
         ),
     ):
@@ -274,6 +277,9 @@ POOL_SCATTER = {"f": "pool_scatter_f", "d": "pool_scatter_d"}
 KEPT = {"f": "kept_f", "d": "kept_d"}
 #: relu (+0 where x < 0, else x: the same loop with a strict compare)
 RELU = {"f": "relu_f", "d": "relu_d"}
+#: a bias's gradient (the sums down a batch's columns) and tanh's backward (native_grads.py)
+OUTER_SUM = {"f": "outer_sum_f", "d": "outer_sum_d"}
+TANH_BACKWARD = {"f": "tanh_backward_f", "d": "tanh_backward_d"}
 #: rows copied from strided places (a convolution's im2col columns), by element size
 ROWS = {4: "rows_4", 8: "rows_8"}
 #: softmax, log_softmax and their backward over the last dim (numerics/native_softmax.py)
@@ -322,6 +328,8 @@ class _Kernels:
         self.pool_scatter = {char: sig(addrs[name]) for char, name in POOL_SCATTER.items()}
         self.kept = {char: sig(addrs[name]) for char, name in KEPT.items()}
         self.relu = {char: sig(addrs[name]) for char, name in RELU.items()}
+        self.outer_sum = {char: sig(addrs[name]) for char, name in OUTER_SUM.items()}
+        self.tanh_backward = {char: sig(addrs[name]) for char, name in TANH_BACKWARD.items()}
         self.rows = {width: sig(addrs[name]) for width, name in ROWS.items()}
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, *[ctypes.c_int64] * 2, *[ctypes.c_void_p] * 3)
         self.chains = {char: sig(addrs[name]) for char, name in CHAINS.items()}
@@ -349,6 +357,7 @@ class _Kernels:
         from .native_sums import chunk_sums_ir, fma_chain_ir, sums_module
         from .native_pool import kept_ir, pool_max_ir, pool_scatter_ir, rows_ir
         from .native_softmax import softmax_ir
+        from .native_grads import outer_sum_ir, tanh_backward_ir
 
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
@@ -392,9 +401,13 @@ class _Kernels:
                 kept_ir(ir, mod, name, char == "f", strict=True)
             for width, name in ROWS.items():
                 rows_ir(ir, mod, name, width)
+            for char, name in OUTER_SUM.items():
+                outer_sum_ir(ir, mod, name, char == "f")
+            for char, name in TANH_BACKWARD.items():
+                tanh_backward_ir(ir, mod, name, char == "f")
             softmax_ir(ir, mod, SOFTMAX)
             native_alloc.ir_functions(ir, mod)
-            _chain_loop(ir, mod, "chain32")
+            chain_ir(ir, mod, "chain32", LANES)
             for char, name in CHAINS.items():
                 fma_chain_ir(ir, mod, name, char == "f")
             for char, name in CHUNK_SUMS.items():
@@ -419,6 +432,7 @@ class _Kernels:
         names += [*SUMS.values(), *CHAINS.values(), *CHUNK_SUMS.values()]
         names += [*POOL_MAX.values(), *POOL_SCATTER.values(), *KEPT.values(), *ROWS.values()]
         names += [*RELU.values(), *SOFTMAX.values(), *native_alloc.NAMES]
+        names += [*OUTER_SUM.values(), *TANH_BACKWARD.values()]
         return engine, {name: engine.get_function_address(name) for name in names}
 
 
@@ -480,117 +494,8 @@ def _write_cache(path, data):
         pass
 
 
-#: rows of a tile of the chained steps (chain32): each row's vector of accumulators is its
-#: own chain, and four keep the fused steps' latency covered
-CHAIN_ROWS = 4
-#: chain32's parameters, in this order in its i64 array
-CHAIN_PARAMS = ("positions", "cols", "rows", "per_image", "per_row", "per_col", "tiles", "vecs")
-
-
-def _chain_loop(ir, mod, name):
-    """i64 NAME(i64* params, float* a, i64* offsets, float* b, float* acc): chains of
-    fused steps, acc[r, j] = fma(A[p, r], b[p, j], acc[r, j]) for the positions p = 0, 1,
-    ... in turn, one rounding each (the hardware's float32 FMA), for every row r <
-    CHAIN_ROWS * tiles and lane j < LANES * vecs (params: CHAIN_PARAMS).  The positions
-    are (image, row, column) of `rows` rows of `cols` columns, and A[p, r] is
-    a[image * per_image + row * per_row + column * per_col + offsets[r]] (a strided view
-    of the input, say); b is (positions, LANES * vecs) and acc (CHAIN_ROWS * tiles,
-    LANES * vecs), C-contiguous.  Each tile's accumulators stay in registers through its
-    chains; returns 0."""
-    flt, i64, i32 = ir.FloatType(), ir.IntType(64), ir.IntType(32)
-    vec = ir.VectorType(flt, LANES)
-    pf, pv, pi = ir.PointerType(flt), ir.PointerType(vec), ir.PointerType(i64)
-    fma = mod.globals.get("llvm.fma.v8f32") or ir.Function(
-        mod, ir.FunctionType(vec, [vec] * 3), name="llvm.fma.v8f32"
-    )
-    fn = ir.Function(mod, ir.FunctionType(i64, [pi, pf, pi, pf, pf]), name=name)
-    params, pa, offs, pb, pacc = fn.args
-    for ptr in fn.args:
-        ptr.add_attribute("noalias")
-    names = ("entry", "tile", "col", "pos", "col_end", "tile_end", "done")
-    entry, tile, col, pos, col_end, tile_end, done = (fn.append_basic_block(x) for x in names)
-
-    def k64(v):
-        return ir.Constant(i64, v)
-
-    b = ir.IRBuilder(entry)
-    n, ow, oh, s_img, s_row, s_col, tiles, vecs = (
-        b.load(b.gep(params, [k64(i)])) for i in range(len(CHAIN_PARAMS))
-    )
-    ldb = b.mul(vecs, k64(LANES))
-    # the step from a row's last column to the next row's first, and from an image's last
-    # row to the next image's first
-    row_jump = b.sub(s_row, b.mul(ow, s_col))
-    img_jump = b.sub(s_img, b.mul(oh, s_row))
-    go = b.and_(b.icmp_signed(">", n, k64(0)), b.icmp_signed(">", tiles, k64(0)))
-    b.cbranch(b.and_(go, b.icmp_signed(">", vecs, k64(0))), tile, done)
-
-    b = ir.IRBuilder(tile)  # for t in range(tiles): the tile's rows' offsets
-    t = b.phi(i64)
-    t.add_incoming(k64(0), entry)
-    row0 = b.mul(t, k64(CHAIN_ROWS))
-    row_offs = [b.load(b.gep(offs, [b.add(row0, k64(k))])) for k in range(CHAIN_ROWS)]
-    b.branch(col)
-
-    b = ir.IRBuilder(col)  # for v in range(vecs): the tile's accumulators loaded
-    v = b.phi(i64)
-    v.add_incoming(k64(0), tile)
-    j0 = b.mul(v, k64(LANES))
-    slots = [
-        b.bitcast(b.gep(pacc, [b.add(b.mul(b.add(row0, k64(k)), ldb), j0)]), pv)
-        for k in range(CHAIN_ROWS)
-    ]
-    start = [b.load(slot, align=4) for slot in slots]
-    b.branch(pos)
-
-    b = ir.IRBuilder(pos)  # for p in range(n): one fused step per row of the tile
-    p, c, r, at = b.phi(i64), b.phi(i64), b.phi(i64), b.phi(i64)
-    for phi in (p, c, r, at):
-        phi.add_incoming(k64(0), col)
-    accs = [b.phi(vec) for _ in range(CHAIN_ROWS)]
-    for acc, first in zip(accs, start):
-        acc.add_incoming(first, col)
-    bv = b.load(b.bitcast(b.gep(pb, [b.add(b.mul(p, ldb), j0)]), pv), align=4)
-    lanes0 = ir.Constant(ir.VectorType(i32, LANES), [0] * LANES)
-    new = []
-    for off, acc in zip(row_offs, accs):
-        x = b.load(b.gep(pa, [b.add(at, off)]), align=4)
-        splat = b.insert_element(ir.Constant(vec, ir.Undefined), x, ir.Constant(i32, 0))
-        splat = b.shuffle_vector(splat, ir.Constant(vec, ir.Undefined), lanes0)
-        new.append(b.call(fma, [splat, bv, acc]))
-    # the next position: its column, row and offset in a
-    c1 = b.add(c, k64(1))
-    wrap = b.icmp_signed("==", c1, ow)
-    r1 = b.select(wrap, b.add(r, k64(1)), r)
-    wrap2 = b.icmp_signed("==", r1, oh)
-    at2 = b.add(at, s_col)
-    at2 = b.add(at2, b.select(wrap, row_jump, k64(0)))
-    at2 = b.add(at2, b.select(wrap2, img_jump, k64(0)))
-    p2 = b.add(p, k64(1))
-    for phi, nxt in zip(
-        (p, c, r, at), (p2, b.select(wrap, k64(0), c1), b.select(wrap2, k64(0), r1), at2)
-    ):
-        phi.add_incoming(nxt, pos)
-    for acc, x in zip(accs, new):
-        acc.add_incoming(x, pos)
-    b.cbranch(b.icmp_signed("<", p2, n), pos, col_end)
-
-    b = ir.IRBuilder(col_end)
-    for slot, x in zip(slots, new):
-        b.store(x, slot, align=4)
-    v2 = b.add(v, k64(1))
-    v.add_incoming(v2, col_end)
-    b.cbranch(b.icmp_signed("<", v2, vecs), col, tile_end)
-    b = ir.IRBuilder(tile_end)
-    t2 = b.add(t, k64(1))
-    t.add_incoming(t2, tile_end)
-    b.cbranch(b.icmp_signed("<", t2, tiles), tile, done)
-    b = ir.IRBuilder(done)
-    b.ret(k64(0))
-
-
 def chain32(lib, a, offsets, strides, shape, b, acc):
-    """`_chain_loop`'s chains on acc (R, V) float32 in place: R a multiple of CHAIN_ROWS
+    """`native_chain.chain_ir`'s chains on acc (R, V) float32 in place: R a multiple of CHAIN_ROWS
     and V of LANES; b (positions, V) float32 C-contiguous, the positions those of shape
     (images, rows, columns); a a float32 array read at its first element plus strides
     (per image, row and column) and offsets (R int64 values), all in elements."""

@@ -1,5 +1,6 @@
 """Calls of the compiled loops of `numerics/native_pool.py` (max_pool2d's forward and
-backward, relu's backward, a convolution's im2col columns): each takes NumPy arrays,
+backward, relu's backward, a convolution's im2col columns) and `numerics/native_grads.py`
+(a bias's gradient, tanh's backward): each takes NumPy arrays,
 passes their addresses in one int64 array, and answers None or False where the native
 loops are not loaded (`native.loaded`), the caller then computing with NumPy.
 
@@ -100,3 +101,29 @@ def relu(x):
     out = np.empty(x.shape, x.dtype)
     _call(lib.relu[x.dtype.char], x.size, address(x), address(x), address(out))
     return out
+
+
+def outer_sum(x, w):
+    """The sums down the columns of x (M, N), M > 0, C-contiguous float32/float64 in the
+    machine's byte order, in `summation.outer_sum`'s order with its first w columns the
+    whole blocks (native_grads.py), a fresh array; None where the loops are not loaded."""
+    lib = native.loaded()
+    if lib is None:
+        return None
+    out = np.empty(x.shape[1], x.dtype)
+    params = np.array((x.shape[0], x.shape[1], w, address(x), address(out)), np.int64)
+    lib.outer_sum[x.dtype.char](address(params))
+    return out
+
+
+def tanh_backward(g, y):
+    """g * fma(y, -y, 1) (tanh's backward, `fused_grads.tanh_backward_values`) for g, y
+    C-contiguous float arrays of one shape and dtype in the machine's byte order, a fresh
+    array; None where the loops are not loaded or a value's fused step needs the
+    emulation."""
+    lib = native.loaded()
+    if lib is None:
+        return None
+    out = np.empty(g.shape, g.dtype)
+    params = np.array((g.size, address(g), address(y), address(out)), np.int64)
+    return None if lib.tanh_backward[g.dtype.char](address(params)) else out

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..engine.declare import none
 from ..core.tensor import Tensor
+from ..numerics import native_layers
 from ..numerics.floats.fma import fma, one_rounding
 from ..numerics.floats.torch_exp import softplus_backward
 from ..engine.function import Function
@@ -29,6 +30,17 @@ def tanh_backward_values(g, y):
             v = y.item()
             if v - v == 0.0:  # (finite: inf and nan take the array steps)
                 return g * dt.type(one_rounding(v, -v, 1.0, dt.char == "f"))
+        elif (
+            type(g) is np.ndarray
+            and g.dtype == dt
+            and g.shape == y.shape
+            and dt.isnative
+            and g.flags.c_contiguous
+            and y.flags.c_contiguous
+        ):  # (one compiled pass where the loops are loaded: the same steps)
+            out = native_layers.tanh_backward(g, y)
+            if out is not None:
+                return out
         return g * kept(_one_minus_square, y)
     return g * (1 - y * y)
 
