@@ -520,8 +520,9 @@ def replay_state(m):
     """What a replayed loop's check compares of the module m and every module in it
     (`replay_same`, replay_plan.py): per module its attributes' names and the identity of
     each value (each parameter, buffer and submodule in its tables too; the number of
-    hooks in a list); with the values (held, so no identity is reused while the plan
-    holds them) and the tensors and numbers its forward may read ((path, value) each)."""
+    hooks in a list, and of entries in an empty table); with the values (held, so no
+    identity is reused while the plan holds them) and the tensors and numbers its
+    forward may read ((path, value) each)."""
     state, held, found = [], [], []
     todo = [("", m)]
     while todo:
@@ -530,7 +531,9 @@ def replay_state(m):
         held.extend(d.values())
         subs, lists = [], []
         for k, v in d.items():
-            if type(v) is dict:
+            if type(v) is dict and not v:  # (a hook table, say: empty is all to check)
+                lists.append((v, 0))
+            elif type(v) is dict:
                 subs.append((v, tuple(v), list(map(id, v.values()))))
                 held.extend(v.values())
                 for a, b in v.items():
