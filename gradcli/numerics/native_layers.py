@@ -1,7 +1,7 @@
 """Calls of the compiled loops of `numerics/native_pool.py` (max_pool2d's forward and
 backward, relu's backward, a convolution's im2col columns) and `numerics/native_grads.py`
-(a bias's gradient, tanh's backward): each takes NumPy arrays,
-passes their addresses in one int64 array, and answers None or False where the native
+(a bias's gradient, tanh's backward): each takes NumPy arrays, passes their addresses in
+one int64 array, and answers None or False where the native
 loops are not loaded (`native.loaded`), the caller then computing with NumPy.
 
 The addresses are written into one buffer kept for all the calls (`_call`): a fresh int64
@@ -111,8 +111,7 @@ def outer_sum(x, w):
     if lib is None:
         return None
     out = np.empty(x.shape[1], x.dtype)
-    params = np.array((x.shape[0], x.shape[1], w, address(x), address(out)), np.int64)
-    lib.outer_sum[x.dtype.char](address(params))
+    _call(lib.outer_sum[x.dtype.char], x.shape[0], x.shape[1], w, address(x), address(out))
     return out
 
 
@@ -125,5 +124,5 @@ def tanh_backward(g, y):
     if lib is None:
         return None
     out = np.empty(g.shape, g.dtype)
-    params = np.array((g.size, address(g), address(y), address(out)), np.int64)
-    return None if lib.tanh_backward[g.dtype.char](address(params)) else out
+    flagged = _call(lib.tanh_backward[g.dtype.char], g.size, address(g), address(y), address(out))
+    return None if flagged else out
