@@ -439,3 +439,20 @@ case(
             print(type(err).__name__, err)
     """,
 )
+
+errors(
+    "errors/more",
+    "import torch\nfrom torch.distributions import Normal, Categorical, Bernoulli, Uniform",
+    [
+        "Categorical([0.5, 0.5])",
+        "Categorical(logits=[0.5, 0.5])",
+        "Bernoulli([0.5])",
+        "Normal(0.0, 1.0).sample((2.5,))",
+        "Normal(torch.zeros(2), torch.ones(3))",
+        "Normal(0.0, 1.0).enumerate_support()",
+        "Categorical(logits=torch.zeros(3)).rsample()",
+        "Categorical(logits=torch.zeros(3)).cdf(torch.tensor(1))",
+        "Normal(torch.tensor(0.0), torch.tensor(1.0)).icdf(0.3)",
+        "Uniform(0.0, 1.0).log_prob(0.5)",
+    ],
+)

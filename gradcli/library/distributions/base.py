@@ -331,6 +331,9 @@ class Distribution:
     def entropy(self):
         raise _not_implemented()
 
+    def enumerate_support(self, expand=True):
+        raise _not_implemented()
+
     def perplexity(self):
         return FUNCTIONS["exp"](self.entropy())
 
@@ -392,6 +395,7 @@ class Distribution:
         "entropy": lambda d: d.entropy(),
         "perplexity": lambda d: d.perplexity(),
         "expand": lambda d, batch_shape: d.expand(batch_shape),
+        "enumerate_support": lambda d, expand=True: d.enumerate_support(expand),
     }
 
 

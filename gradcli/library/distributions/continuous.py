@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import math
 
+from ...core.convert import type_name
 from ...core.tensor import Tensor
+from ...runtime.errors import GradTypeError
 from ...ops.registry import FUNCTIONS
 from ...runtime import context
 from ..autograd_api import NO_GRAD
@@ -89,7 +91,12 @@ class Normal(Distribution):
 
     def icdf(self, value):
         loc, scale = self.params["loc"], self.params["scale"]
-        return loc + scale * FUNCTIONS["erfinv"](2 * value - 1) * _SQRT2
+        x = 2 * value - 1
+        if not isinstance(x, Tensor):  # (torch.erfinv of a number)
+            raise GradTypeError(
+                f"erfinv(): argument 'input' (position 1) must be Tensor, not {type_name(x)}"
+            )
+        return loc + scale * FUNCTIONS["erfinv"](x) * _SQRT2
 
     def entropy(self):
         return 0.5 + 0.5 * math.log(2 * math.pi) + FUNCTIONS["log"](self.params["scale"])

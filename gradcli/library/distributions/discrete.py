@@ -12,7 +12,8 @@ import numpy as np
 from ...core import dtypes
 from ...core.tensor import Tensor
 from ...ops.registry import FUNCTIONS
-from ...runtime.errors import GradValueError
+from ...core.convert import type_name
+from ...runtime.errors import GradAttributeError, GradValueError
 from ..autograd_api import NO_GRAD
 from ..values import Size
 from .base import (
@@ -32,6 +33,13 @@ from .base import (
 def _one_of(probs, logits):
     if (probs is None) == (logits is None):
         raise GradValueError("Either `probs` or `logits` must be specified, but not both.")
+
+
+def _ndim(t):
+    """t.dim() of a tensor; Python's AttributeError for anything else."""
+    if not isinstance(t, Tensor):
+        raise GradAttributeError(f"'{type_name(t)}' object has no attribute 'dim'")
+    return t.data.ndim
 
 
 def _eps(t):
@@ -61,12 +69,12 @@ class Categorical(Distribution):
     def __init__(self, probs=None, logits=None, validate_args=None):
         _one_of(probs, logits)
         if probs is not None:
-            if FUNCTIONS["dim"](probs) < 1:
+            if _ndim(probs) < 1:
                 raise GradValueError("`probs` parameter must be at least one-dimensional.")
             self.given = "probs"
             self.params = {"probs": probs / FUNCTIONS["sum"](probs, -1, keepdim=True)}
         else:
-            if FUNCTIONS["dim"](logits) < 1:
+            if _ndim(logits) < 1:
                 raise GradValueError("`logits` parameter must be at least one-dimensional.")
             self.given = "logits"
             norm = FUNCTIONS["logsumexp"](logits, dim=-1, keepdim=True)
@@ -131,10 +139,6 @@ class Categorical(Distribution):
         **Distribution.attrs,
         "param_shape": lambda d: Size(d.params[d.given].data.shape),
         "_num_events": lambda d: d.num_events,
-    }
-    language_methods = {
-        **Distribution.language_methods,
-        "enumerate_support": lambda d, expand=True: d.enumerate_support(expand),
     }
 
 
@@ -207,7 +211,6 @@ class Bernoulli(Distribution):
         **Distribution.attrs,
         "param_shape": lambda d: Size(d.params[d.given].data.shape),
     }
-    language_methods = Categorical.language_methods
 
 
 def _binary_logits(probs):

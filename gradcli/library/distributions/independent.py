@@ -91,7 +91,3 @@ class Independent(Distribution):
         "base_dist": lambda d: d.base_dist,
         "reinterpreted_batch_ndims": lambda d: d.ndims,
     }
-    language_methods = {
-        **Distribution.language_methods,
-        "enumerate_support": lambda d, expand=True: d.enumerate_support(expand),
-    }
