@@ -16,7 +16,7 @@ left-over vectors into the first partial vector, the partials 0 + 1 + 2 + 3, the
 +0 the scalars after the last whole vector and the lanes in order.  An operand's product
 with its factor is the IEEE product NumPy's multiply makes.  tests/numerics/
 test_native_sums.py compares every sum with the NumPy plans, bit for bit.  Only
-`llvmlite.ir` objects are made here; `native.sums` calls the loop."""
+`llvmlite.ir` objects are made here; `native_sum_calls.sums` calls the loop."""
 
 from __future__ import annotations
 

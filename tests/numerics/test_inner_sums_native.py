@@ -1,5 +1,5 @@
 """summation.inner_sums (the rows of a 2-D array, each a whole sum in PyTorch's order)
-by the compiled loop (native.row_sums: numerics/native_sums.py's sums, one call for all
+by the compiled loop (native_sum_calls.row_sums: numerics/native_sums.py's sums, one call for all
 the rows) against NumPy's emulation (native.numpy_only), bit for bit: every row length
 from one vector to a few hundred values and random ones up to a thread's range, both
 float dtypes, values across the range with cancellation, signed zeros, infinities and

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gradcli.numerics import native
+from gradcli.numerics import native, native_sum_calls
 from gradcli.numerics.parallel import GRAIN
 from gradcli.numerics.sums.sum_mid import MID_MIN
 from gradcli.numerics.sums.sum_rows import torch_sums
@@ -130,7 +130,7 @@ def _chained(a, b, acc):
 
 @pytest.mark.parametrize("dt", [np.float32, np.float64])
 def test_fma_chains_are_the_fused_steps(dt):
-    """native.fma_chain (chains of fused steps into accumulators, BatchNorm's
+    """native_sum_calls.fma_chain (chains of fused steps into accumulators, BatchNorm's
     channels-last sums) gives fma's and fma32's steps one after another, bit for bit,
     infinities and float32 overflow too; a chain with a value the emulation must decide
     (a NaN; for doubles an infinity or overflow too) makes it decline."""
@@ -141,13 +141,13 @@ def test_fma_chains_are_the_fused_steps(dt):
         a, b = (_values(rng, steps * width, dt, spread).reshape(steps, width) for _ in "ab")
         a[0, 0], b[-1, -1] = -0.0, 0.0  # (signed zeros)
         acc = np.zeros(width, dt)
-        assert native.fma_chain(a, b, acc)
+        assert native_sum_calls.fma_chain(a, b, acc)
         assert acc.tobytes() == _chained(a, b, np.zeros(width, dt)).tobytes()
         for bad in (np.inf, np.nan, 1e30 if dt == F32 else 1e300):
             a2, b2 = a.copy(), b.copy()
             a2[steps // 2, width // 2] = b2[steps // 2, width // 2] = bad
             acc = np.zeros(width, dt)
-            if native.fma_chain(a2, b2, acc):
+            if native_sum_calls.fma_chain(a2, b2, acc):
                 assert dt == F32 and not np.isnan(bad)
                 assert acc.tobytes() == _chained(a2, b2, np.zeros(width, dt)).tobytes()
 
@@ -157,7 +157,7 @@ F32 = np.dtype(np.float32)
 
 @pytest.mark.parametrize("dt", [np.float32, np.float64])
 def test_chunk_sums_are_the_channels_last_sums(dt):
-    """native.chunk_sums (BatchNorm's channels-last sums in one pass: the plain sum, the
+    """native_sum_calls.chunk_sums (BatchNorm's channels-last sums in one pass: the plain sum, the
     fused squares of x - mean, the fused (x - mean) * g) gives batch_norm's NumPy steps
     (its chunks' rows stacked, fma_chain or the emulation, the chunks added in float64)
     bit for bit, for chunks of every size (one row, uneven last ones, whole), signed
@@ -177,7 +177,7 @@ def test_chunk_sums_are_the_channels_last_sums(dt):
         for chunk in sorted({1, 2, (rows + 1) // 2, rows}):
             chunks = [(b, min(rows, b + chunk)) for b in range(0, rows, chunk)]
             for args in ((x,), (x, m), (x, m, g)):
-                got = native.chunk_sums(args[0], chunk, *args[1:])
+                got = native_sum_calls.chunk_sums(args[0], chunk, *args[1:])
                 d = x if len(args) == 1 else x - m
                 f = None if len(args) == 1 else d if len(args) == 2 else g
                 with native.numpy_only(), np.errstate(all="ignore"):
@@ -194,4 +194,4 @@ def test_chunk_sums_are_the_channels_last_sums(dt):
     assert fused >= 20
     x = np.ones((4, 3), dt)
     x[1, 1] = np.nan
-    assert native.chunk_sums(x, 2, x[0], x) is None
+    assert native_sum_calls.chunk_sums(x, 2, x[0], x) is None

@@ -17,7 +17,7 @@ multiply-add), and the threads' buffers are added in float64 and rounded to the
 dtype; with no more rows than threads (measured with two), the rows are summed as one
 chunk for up to 16 channels, and for more each channel's values in float64 as the
 contiguous kernel sums a row (below); the fused steps run as one compiled chain per sum
-where the native loops are loaded (`native.fma_chain`).  The backward sums likewise; its
+where the native loops are loaded (`native_sum_calls.fma_chain`).  The backward sums likewise; its
 `(dy - mean(dy) - (x - mean) * k) * invstd * w` is one fused multiply-add on the whole
 8-float (4-double) vectors of channels and plain arithmetic on the partial vector after
 them.
@@ -48,7 +48,7 @@ from __future__ import annotations
 import numpy as np
 
 from .fma import fma, fma32
-from .. import native
+from .. import native, native_sum_calls
 from ..mkl import unary_fn
 from ..parallel import THREADS
 from ..sums.axes import sum_axes
@@ -107,7 +107,7 @@ def _channels_last_sum(rows, fma_with=None, cut_two=False, whole=False):
     else:
         factors = _by_step(fma_with, chunks)
         acc = np.zeros(steps.shape[1:], rows.dtype)
-        if factors.dtype != acc.dtype or not native.fma_chain(steps, factors, acc):
+        if factors.dtype != acc.dtype or not native_sum_calls.fma_chain(steps, factors, acc):
             acc = np.zeros(steps.shape[1:], rows.dtype)
             for i in range(len(steps)):
                 acc = _fma(steps[i], factors[i], acc)
@@ -120,7 +120,7 @@ def _channels_last_sum(rows, fma_with=None, cut_two=False, whole=False):
 def _sums(x, mean=None, factor=None, cut_two=False, whole=False):
     """`_channels_last_sum` of (N, C) `x` (given `mean`, of x - mean, fused with
     `factor`, or with x - mean itself where no factor is given), as one compiled pass
-    where the loops are loaded (`native.chunk_sums`: each chunk's rows in turn, the
+    where the loops are loaded (`native_sum_calls.chunk_sums`: each chunk's rows in turn, the
     chunks' accumulators added in float64, the same steps)."""
     n = x.shape[0]
     dt = x.dtype
@@ -129,7 +129,7 @@ def _sums(x, mean=None, factor=None, cut_two=False, whole=False):
         if factor is not None and not factor.flags.c_contiguous:
             factor = np.ascontiguousarray(factor)
         xs = x if x.flags.c_contiguous else np.ascontiguousarray(x)
-        got = native.chunk_sums(xs, chunk, mean, factor)
+        got = native_sum_calls.chunk_sums(xs, chunk, mean, factor)
         if got is not None:
             return got
     d = x if mean is None else x - mean

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import native
+from .. import native, native_sum_calls
 from ..parallel import GRAIN
 from .sum_mid import ILP, MID_MIN, _finish64, cascade_power, geometry, one_copied_level
 from .summation import torch_sum
@@ -86,7 +86,7 @@ def compiled(arrays, factors, n, dtype):
                 f.dtype is not dtype or f.shape != seen.shape or not f.flags.c_contiguous
             ):
                 return None
-    return native.sums(arrays, factors, cascade_power(n, dtype))
+    return native_sum_calls.sums(arrays, factors, cascade_power(n, dtype))
 
 
 def compiled_one(g, factors):
@@ -102,7 +102,7 @@ def compiled_one(g, factors):
         or native.ready(n) is None
     ):
         return None
-    return native.sums_one(g, factors, cascade_power(n, dtype))
+    return native_sum_calls.sums_one(g, factors, cascade_power(n, dtype))
 
 
 def _run(rows, n, dtype):

@@ -30,7 +30,7 @@ from operator import add
 
 import numpy as np
 
-from .. import native, native_layers
+from .. import native, native_layers, native_sum_calls
 from ..parallel import GRAIN as GRAIN_ROW, chunks
 from .sum_mid import MID_MIN, cascade_power
 from .sum_plans import ILP, LEVELS, _PLANS, _RUNS, _accumulate, _reduce, _serial
@@ -200,7 +200,7 @@ def torch_sum(x: np.ndarray):
         # the compiled loop (numerics/native_sums.py), on the values as they lie (a 1-D
         # view that in_memory_order leaves strided goes to the plans, which copy it)
         if x.flags.c_contiguous and native.ready(n) is not None:
-            out = native.sums((x.reshape(-1),), None, cascade_power(n, dtype))
+            out = native_sum_calls.sums((x.reshape(-1),), None, cascade_power(n, dtype))
             return out[0] if dtype.char == "f" else float(out[0])  # (as the plans give it)
     runs = _RUNS.get(dtype)  # a size of one thread's range seen before
     if runs is not None:
@@ -421,7 +421,7 @@ def inner_sums(x):
         # each row a whole sum (its values within one thread's range): the compiled
         # loop's sums (numerics/native_sums.py), the cascade's step as below
         k = m // (ILP * lanes)
-        out = native.row_sums(x, max(4, (k - 1).bit_length() // LEVELS if k > 1 else 0))
+        out = native_sum_calls.row_sums(x, max(4, (k - 1).bit_length() // LEVELS if k > 1 else 0))
         if out is not None:
             return out
     if m > GRAIN_ROW or not rows or not m:
