@@ -86,6 +86,8 @@ _MODULES = {
     "torch.distributions.categorical": "Categorical",
     "torch.distributions.bernoulli": "Bernoulli",
     "torch.distributions.independent": "Independent",
+    "torch.distributions.exponential": "Exponential",
+    "torch.distributions.laplace": "Laplace",
 }
 TORCH_MODULE = {name: mod for mod, names in _MODULES.items() for name in names.split()}
 

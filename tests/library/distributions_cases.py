@@ -456,3 +456,33 @@ errors(
         "Uniform(0.0, 1.0).log_prob(0.5)",
     ],
 )
+
+case(
+    "exponential_laplace",
+    """
+    import torch
+    from torch.distributions import Exponential, Laplace
+    torch.manual_seed(12)
+    for dt in (torch.float32, torch.float64):
+        rate = torch.tensor([0.5, 2.0, 10.0], dtype=dt, requires_grad=True)
+        e = Exponential(rate)
+        print(e, e.sample(), e.sample((2,)), e.batch_shape)
+        x = e.rsample((2,))
+        v = torch.tensor([0.3, 1.0, 0.01], dtype=dt)
+        print(x, e.log_prob(v), e.cdf(v), e.icdf(torch.tensor([0.1, 0.5, 0.9], dtype=dt)), e.entropy(), e.mean, e.mode, e.stddev, e.variance)
+        (x.sum() + e.log_prob(v).sum()).backward()
+        print(rate.grad, Exponential(2.0), Exponential(2.0).sample((3,)), e.support, e.expand([2, 3]))
+        loc = torch.tensor([0.0, 1.0, -2.0], dtype=dt, requires_grad=True)
+        scale = torch.tensor([1.0, 0.5, 3.0], dtype=dt, requires_grad=True)
+        l = Laplace(loc, scale)
+        r = l.rsample((4,))
+        print(l, r, l.sample(), l.log_prob(v), l.cdf(v), l.icdf(torch.tensor([0.1, 0.5, 0.9], dtype=dt)), l.entropy(), l.mean, l.stddev, l.variance)
+        (r.sum() + l.log_prob(v).sum() + l.cdf(v).sum()).backward()
+        print(loc.grad, scale.grad, Laplace(0.0, 1.0).sample((20,)))
+    for bad in [lambda: Exponential(-1.0), lambda: Exponential(torch.tensor([1.0])).log_prob(torch.tensor([-0.5])), lambda: Laplace(0.0, 0.0)]:
+        try:
+            bad()
+        except ValueError as err:
+            print(err)
+    """,
+)

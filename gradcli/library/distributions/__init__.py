@@ -1,13 +1,13 @@
-"""torch.distributions: Normal, Uniform, Categorical, Bernoulli, Independent and
-kl_divergence, as PyTorch 2.13 computes, draws and prints them (base.py: the Distribution
-base and its checks; continuous.py, discrete.py, independent.py: the distributions; kl.py:
-kl_divergence)."""
+"""torch.distributions: Normal, Uniform, Exponential, Laplace, Categorical, Bernoulli,
+Independent and kl_divergence, as PyTorch 2.13 computes, draws and prints them (base.py:
+the Distribution base and its checks; continuous.py, discrete.py, independent.py: the
+distributions; kl.py: kl_divergence)."""
 
 from __future__ import annotations
 
 from . import kl
 from .base import Distribution
-from .continuous import Normal, Uniform
+from .continuous import Exponential, Laplace, Normal, Uniform
 from .discrete import Bernoulli, Categorical
 from .independent import Independent
 
@@ -18,6 +18,8 @@ CLASSES = {
     "Categorical": Categorical,
     "Bernoulli": Bernoulli,
     "Independent": Independent,
+    "Exponential": Exponential,
+    "Laplace": Laplace,
 }
 
 

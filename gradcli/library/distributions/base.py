@@ -98,6 +98,14 @@ class GreaterThan(_Bounded):
         return _rcompare(self.bounds[0], "lt", value)
 
 
+class GreaterThanEq(_Bounded):
+    __slots__ = ()
+    names = ("lower_bound",)
+
+    def check(self, value):
+        return _rcompare(self.bounds[0], "le", value)
+
+
 class LessThan(_Bounded):
     __slots__ = ()
     names = ("upper_bound",)
@@ -163,6 +171,7 @@ def _rcompare(bound, op, value):
 real = Real()
 real_vector = Independent(real, 1)
 positive = GreaterThan(0.0)
+nonnegative = GreaterThanEq(0.0)
 unit_interval = Interval(0.0, 1.0)
 boolean = Boolean()
 simplex = Simplex()

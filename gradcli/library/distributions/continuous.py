@@ -1,10 +1,12 @@
-"""torch.distributions' Normal and Uniform: each method the ops of PyTorch's, in its
-order (the same values to the last bit, the same grad_fn), each draw the draw of
-PyTorch's (the same numbers from the same seed)."""
+"""torch.distributions' Normal, Uniform, Exponential and Laplace: each method the ops of
+PyTorch's, in its order (the same values to the last bit, the same grad_fn), each draw the
+draw of PyTorch's (the same numbers from the same seed)."""
 
 from __future__ import annotations
 
 import math
+
+import numpy as np
 
 from ...core.convert import type_name
 from ...core.tensor import Tensor
@@ -12,6 +14,7 @@ from ...runtime.errors import GradTypeError
 from ...ops.registry import FUNCTIONS
 from ...runtime import context
 from ..autograd_api import NO_GRAD
+from ...numerics.random import sampling
 from ..values import Size
 from .base import (
     Distribution,
@@ -20,6 +23,7 @@ from .base import (
     LessThan,
     broadcast_all,
     is_number,
+    nonnegative,
     positive,
     real,
     standard_normal,
@@ -161,3 +165,114 @@ class Uniform(Distribution):
 
     def entropy(self):
         return FUNCTIONS["log"](self.params["high"] - self.params["low"])
+
+
+class Exponential(Distribution):
+    """Exponential(rate, validate_args=None)."""
+
+    __slots__ = ()
+    name = "Exponential"
+    module = "exponential"
+    has_rsample = True
+    arg_constraints = {"rate": positive}
+    support = nonnegative
+
+    def __init__(self, rate, validate_args=None):
+        (rate_t,) = broadcast_all(rate)
+        self.params = {"rate": rate_t}
+        batch = Size() if is_number(rate) else Size(rate_t.data.shape)
+        super().__init__(batch, validate_args=validate_args)
+
+    def mean(self):
+        return FUNCTIONS["reciprocal"](self.params["rate"])
+
+    def mode(self):
+        return FUNCTIONS["zeros_like"](self.params["rate"])
+
+    def stddev(self):
+        return FUNCTIONS["reciprocal"](self.params["rate"])
+
+    def variance(self):
+        return FUNCTIONS["pow"](self.params["rate"], -2)
+
+    def rsample(self, sample_shape=Size()):
+        shape = self.extended_shape(sample_shape)
+        rate = self.params["rate"]
+        gen = context.current.generator
+        return Tensor(sampling.exponential(gen, shape, 1.0, rate.data.dtype)) / rate
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self.validate_sample(value)
+        rate = self.params["rate"]
+        return FUNCTIONS["log"](rate) - rate * value
+
+    def cdf(self, value):
+        if self._validate_args:
+            self.validate_sample(value)
+        return 1 - FUNCTIONS["exp"](-self.params["rate"] * value)
+
+    def icdf(self, value):
+        return -FUNCTIONS["log1p"](-value) / self.params["rate"]
+
+    def entropy(self):
+        return 1.0 - FUNCTIONS["log"](self.params["rate"])
+
+
+class Laplace(Distribution):
+    """Laplace(loc, scale, validate_args=None)."""
+
+    __slots__ = ()
+    name = "Laplace"
+    module = "laplace"
+    has_rsample = True
+    arg_constraints = {"loc": real, "scale": positive}
+    support = real
+
+    def __init__(self, loc, scale, validate_args=None):
+        loc_t, scale_t = broadcast_all(loc, scale)
+        self.params = {"loc": loc_t, "scale": scale_t}
+        super().__init__(_scalar_or_batch(loc, scale, loc_t), validate_args=validate_args)
+
+    def mean(self):
+        return self.params["loc"]
+
+    def mode(self):
+        return self.params["loc"]
+
+    def variance(self):
+        return 2 * FUNCTIONS["pow"](self.params["scale"], 2)
+
+    def stddev(self):
+        return (2**0.5) * self.params["scale"]
+
+    def rsample(self, sample_shape=Size()):
+        shape = self.extended_shape(sample_shape)
+        loc, scale = self.params["loc"], self.params["scale"]
+        dt = loc.data.dtype
+        eps = float(np.finfo(dt).eps)
+        u = Tensor(sampling.uniform(context.current.generator, shape, eps - 1, 1.0, dt))
+        sign, log1p, absolute = FUNCTIONS["sign"], FUNCTIONS["log1p"], FUNCTIONS["abs"]
+        return loc - scale * sign(u) * log1p(-absolute(u))
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self.validate_sample(value)
+        loc, scale = self.params["loc"], self.params["scale"]
+        return -FUNCTIONS["log"](2 * scale) - FUNCTIONS["abs"](value - loc) / scale
+
+    def cdf(self, value):
+        if self._validate_args:
+            self.validate_sample(value)
+        loc, scale = self.params["loc"], self.params["scale"]
+        d = value - loc
+        return 0.5 - 0.5 * FUNCTIONS["sign"](d) * FUNCTIONS["expm1"](-FUNCTIONS["abs"](d) / scale)
+
+    def icdf(self, value):
+        loc, scale = self.params["loc"], self.params["scale"]
+        term = value - 0.5
+        sign, log1p, absolute = FUNCTIONS["sign"], FUNCTIONS["log1p"], FUNCTIONS["abs"]
+        return loc - scale * sign(term) * log1p(-2 * absolute(term))
+
+    def entropy(self):
+        return 1 + FUNCTIONS["log"](2 * self.params["scale"])
