@@ -87,7 +87,8 @@ def moments(x):
             blocks = np.concatenate([full, np.zeros((rows, pad, W), dt)], axis=1)
         blocks = blocks.reshape(rows, m, _CHUNK, W)
         last = n - (m - 1) * _CHUNK  # vectors in the last chunk
-        for j in range(_CHUNK):
+        # (one chunk: the steps after its last vector would be undone, so none are made)
+        for j in range(_CHUNK if m > 1 else last):
             xv = blocks[:, :, j]
             delta = xv - m1
             n1 = _fma(delta, c_vecs[j], m1)
