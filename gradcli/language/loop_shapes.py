@@ -192,9 +192,10 @@ def _pure_call(node, me=None) -> bool:
         )
     if fn.data == "name":
         name = fn.children[0].value
-        if BUILTINS.get(name) is None:  # a variable: gradcli's own module, checked when
-            # the plan is made (replay_plan.py: Module.replay_pure)
-            return bool(args) and not options and all(ok(a) for a in args)
+        if BUILTINS.get(name) is None:  # a variable: gradcli's own module or a `def`
+            # whose calls replay (`step()` too: its globals are its inputs), checked when
+            # the plan is made (replay_plan.py: Module.replay_pure, `called_def`)
+            return not options and all(ok(a) for a in args)
         return (
             _pure_function(name)
             and bool(args)

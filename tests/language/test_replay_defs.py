@@ -42,6 +42,58 @@ PROGRAMS = {
     + _STEP
     + "for i in range(30):\n    loss = step(X, Y, 0.01)\n    print(end='')\n"
     + _AFTER,
+    # a step of no arguments (its data and parameters the globals it reads)
+    "no_arguments": _HEAD
+    + """def step():
+    h = torch.relu(X @ W1)
+    loss = ((h @ W2 - Y) ** 2).mean()
+    loss.backward()
+    with torch.no_grad():
+        W1.sub_(0.01 * W1.grad)
+        W2.sub_(0.01 * W2.grad)
+        W1.grad.zero_()
+        W2.grad.zero_()
+    return loss
+for i in range(30):
+    loss = step()
+    if i % 10 == 0:
+        print(i, loss.item())
+"""
+    + _AFTER,
+    # calls of no arguments that are not such a def: a module whose forward takes none,
+    # a class, a function whose body does not qualify, a lambda
+    "no_arguments_others": """from torch import nn
+torch.manual_seed(0)
+w = torch.randn(3, requires_grad=True)
+x = torch.randn(3)
+class P(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.v = nn.Parameter(torch.randn(3))
+    def forward(self):
+        return self.v * 2
+class Box:
+    def __init__(self):
+        self.k = 1
+count = [0]
+def noisy():
+    count[0] += 1
+    return w * x
+lam = lambda: w.sum()
+p = P()
+for body in range(4):
+    for i in range(5):
+        a = p()
+        b = Box() if body == 0 else b
+        c = noisy() if body < 2 else a
+        e = lam() if body < 3 else a.sum()
+        loss = (a.sum() + c.sum() + e) * 0.5
+        loss.backward()
+        with torch.no_grad():
+            w -= 0.1 * w.grad
+            w.grad.zero_()
+    print(loss, w, count, b.k, p.v.grad, a.grad_fn, e)
+""",
     # in a while loop, the value returned kept in a list (its graph stays the program's)
     "values_kept": _HEAD
     + _STEP
@@ -482,6 +534,7 @@ REPLAYED = {
 #: calls a replayed loop replays as its own statements (replay_defs._Held.in_loop), at least
 IN_LOOP = {
     "two_layer": 28,
+    "no_arguments": 25,
     "bookkeeping": 12,
     "model_and_optimizer": 28,
     "schedule": 30,
