@@ -45,7 +45,7 @@ DOCS = {
     "torch.optim": "optimizers (SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, Adamax, NAdam, RAdam, Rprop, ASGD, LBFGS, Adafactor) and lr_scheduler",
     "torch.optim.lr_scheduler": "learning-rate schedules (StepLR, CosineAnnealingLR, OneCycleLR, ReduceLROnPlateau ...)",
     "torch.distributions": "probability distributions (Normal, Uniform, Categorical, Bernoulli, "
-    "Independent, Exponential, Laplace) and kl_divergence",
+    "Independent, Exponential, Laplace, OneHotCategorical) and kl_divergence",
     "torch.distributions.distribution": "Distribution, the base of the distributions",
     "torch.distributions.normal": "Normal",
     "torch.distributions.uniform": "Uniform",
@@ -54,6 +54,7 @@ DOCS = {
     "torch.distributions.independent": "Independent",
     "torch.distributions.exponential": "Exponential",
     "torch.distributions.laplace": "Laplace",
+    "torch.distributions.one_hot_categorical": "OneHotCategorical",
     "torch.distributions.kl": "kl_divergence",
     "torch.backends": "backend queries: mps and cuda are not built",
     "torch.backends.mps": "Apple MPS queries; not available",

@@ -88,6 +88,7 @@ _MODULES = {
     "torch.distributions.independent": "Independent",
     "torch.distributions.exponential": "Exponential",
     "torch.distributions.laplace": "Laplace",
+    "torch.distributions.one_hot_categorical": "OneHotCategorical",
 }
 TORCH_MODULE = {name: mod for mod, names in _MODULES.items() for name in names.split()}
 

@@ -486,3 +486,27 @@ case(
             print(err)
     """,
 )
+
+case(
+    "one_hot_categorical",
+    """
+    import torch
+    from torch.distributions import OneHotCategorical
+    torch.manual_seed(21)
+    for dt in (torch.float32, torch.float64):
+        logits = torch.tensor([[0.2, -1.0, 0.7], [1.5, 0.1, -0.3]], dtype=dt, requires_grad=True)
+        d = OneHotCategorical(logits=logits)
+        print(d, d.batch_shape, d.event_shape, d.param_shape, d.support)
+        s = d.sample()
+        print(s, d.sample((2,)), d.log_prob(s), d.entropy(), d.mean, d.mode, d.variance)
+        (d.log_prob(s).sum() + d.entropy().sum()).backward()
+        print(logits.grad, d.enumerate_support(), d.enumerate_support(False).shape)
+        p = OneHotCategorical(torch.tensor([0.2, 0.3, 0.5], dtype=dt))
+        print(p, p.probs, p.logits, p.sample((4,)), p.expand([2]).sample(), p.expand([2]))
+    for bad in [lambda: OneHotCategorical(torch.tensor([0.2, -0.3])), lambda: OneHotCategorical(torch.tensor([0.2, 0.8])).log_prob(torch.tensor([0.5, 0.5])), lambda: OneHotCategorical(logits=torch.tensor([0.0, float('nan')]))]:
+        try:
+            bad()
+        except ValueError as err:
+            print(err)
+    """,
+)

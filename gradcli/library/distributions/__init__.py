@@ -8,7 +8,7 @@ from __future__ import annotations
 from . import kl
 from .base import Distribution
 from .continuous import Exponential, Laplace, Normal, Uniform
-from .discrete import Bernoulli, Categorical
+from .discrete import Bernoulli, Categorical, OneHotCategorical
 from .independent import Independent
 
 CLASSES = {
@@ -20,6 +20,7 @@ CLASSES = {
     "Independent": Independent,
     "Exponential": Exponential,
     "Laplace": Laplace,
+    "OneHotCategorical": OneHotCategorical,
 }
 
 

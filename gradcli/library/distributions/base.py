@@ -67,6 +67,17 @@ class Boolean(Constraint):
         return (value == 0) | (value == 1)
 
 
+class OneHot(Constraint):
+    __slots__ = ()
+    is_discrete = True
+    event_dim = 1
+
+    def check(self, value):
+        is_boolean = (value == 0) | (value == 1)
+        is_normalized = FUNCTIONS["eq"](FUNCTIONS["sum"](value, -1), 1)
+        return FUNCTIONS["all"](is_boolean, -1) & is_normalized
+
+
 class Simplex(Constraint):
     __slots__ = ()
     event_dim = 1
@@ -175,6 +186,7 @@ nonnegative = GreaterThanEq(0.0)
 unit_interval = Interval(0.0, 1.0)
 boolean = Boolean()
 simplex = Simplex()
+one_hot = OneHot()
 
 
 # ------------------------------------------------------------------ helpers
@@ -253,13 +265,16 @@ class Distribution:
             for param, constraint in self.constraints().items():
                 if constraint.dependent or param not in self.params:
                     continue  # (not yet computed lazy parameters are not checked)
-                value = self.params[param]
-                if not all_true(constraint.check(value)):
-                    raise GradValueError(
-                        f"Expected parameter {param} ({_tname(value)} of shape "
-                        f"{tuple(value.data.shape)}) of distribution {self!r} to satisfy the "
-                        f"constraint {constraint!r}, but found invalid values:\n{shown(value)}"
-                    )
+                self.check_param(param, constraint, self.params[param])
+
+    def check_param(self, param, constraint, value):
+        """A parameter against its constraint: PyTorch's ValueError when it is outside."""
+        if not all_true(constraint.check(value)):
+            raise GradValueError(
+                f"Expected parameter {param} ({_tname(value)} of shape "
+                f"{tuple(value.data.shape)}) of distribution {self!r} to satisfy the "
+                f"constraint {constraint!r}, but found invalid values:\n{shown(value)}"
+            )
 
     def constraints(self):
         return self.arg_constraints

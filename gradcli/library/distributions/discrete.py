@@ -15,6 +15,7 @@ from ...ops.registry import FUNCTIONS
 from ...core.convert import type_name
 from ...runtime.errors import GradAttributeError, GradValueError
 from ..autograd_api import NO_GRAD
+from ..counting import FUNCTIONAL as COUNTING
 from ..values import Size
 from .base import (
     Distribution,
@@ -22,12 +23,16 @@ from .base import (
     boolean,
     broadcast_all,
     is_number,
+    one_hot,
     real,
     real_vector,
     sample_size,
     simplex,
     unit_interval,
 )
+
+
+one_hot_of = COUNTING["one_hot"]  # F.one_hot
 
 
 def _one_of(probs, logits):
@@ -221,3 +226,72 @@ def _binary_logits(probs):
 
 def _dtype_of(t):
     return dtypes.DType(t.data.dtype)
+
+
+class OneHotCategorical(Distribution):
+    """OneHotCategorical(probs=None, logits=None, validate_args=None): a Categorical's
+    draws as one-hot vectors of the last dim."""
+
+    __slots__ = ("categorical",)
+    name = "OneHotCategorical"
+    module = "one_hot_categorical"
+    has_enumerate_support = True
+    arg_constraints = {"probs": simplex, "logits": real_vector}
+    support = one_hot
+
+    def __init__(self, probs=None, logits=None, validate_args=None):
+        cat = self.categorical = Categorical(probs, logits)
+        self.params = {}  # (torch's are properties of the Categorical: the repr shows none)
+        event = Size(cat.params[cat.given].data.shape[-1:])
+        super().__init__(cat._batch_shape, event, validate_args=validate_args)
+        if self._validate_args:  # (torch reads both, which makes the other)
+            for name, constraint in self.arg_constraints.items():
+                self.check_param(name, constraint, cat.param(name))
+
+    def expanded_into(self, new, batch_shape):
+        new.categorical, new.params = self.categorical.expand(batch_shape), {}
+
+    def mean(self):
+        return self.categorical.param("probs")
+
+    def mode(self):
+        probs = self.categorical.param("probs")
+        mode = FUNCTIONS["argmax"](probs, dim=-1)
+        hot = one_hot_of(mode, num_classes=probs.data.shape[-1])
+        return FUNCTIONS["type_as"](hot, probs)
+
+    def variance(self):
+        probs = self.categorical.param("probs")
+        return probs * (1 - probs)
+
+    def sample(self, sample_shape=Size()):
+        sample_shape = sample_size(sample_shape)
+        probs = self.categorical.param("probs")
+        indices = self.categorical.sample(sample_shape)
+        return FUNCTIONS["type_as"](one_hot_of(indices, self.categorical.num_events), probs)
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self.validate_sample(value)
+        indices = FUNCTIONS["max"](value, -1)[1]
+        return self.categorical.log_prob(indices)
+
+    def entropy(self):
+        return self.categorical.entropy()
+
+    def enumerate_support(self, expand=True):
+        n = self._event_shape[0]
+        param = self.categorical.params[self.categorical.given]
+        values = Tensor(np.eye(n, dtype=param.data.dtype))
+        values = FUNCTIONS["view"](values, (n,) + (1,) * len(self._batch_shape) + (n,))
+        if expand:
+            values = FUNCTIONS["expand"](values, (n,) + tuple(self._batch_shape) + (n,))
+        return values
+
+    attrs = {
+        **Distribution.attrs,
+        "probs": lambda d: d.categorical.param("probs"),
+        "logits": lambda d: d.categorical.param("logits"),
+        "param_shape": lambda d: d.categorical.attrs["param_shape"](d.categorical),
+        "_categorical": lambda d: d.categorical,
+    }
