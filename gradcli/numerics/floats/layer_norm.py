@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import native_sum_calls
 from .fma import fma, fma32
 from ..parallel import chunks
 
@@ -179,9 +180,7 @@ def backward(dy, x, mean, rstd, gamma, need=(True, True, True)):
         sg = np.zeros(N, dt)
         sb = np.zeros(N, dt)
         for lo, hi in _thread_rows(M):
-            bg = np.zeros(N, dt)
-            for i in range(lo, hi):
-                bg = _fma(dy[i], h[i], bg)
+            bg = _chain(dy[lo:hi], h[lo:hi], dt)
             rows = dy[lo:hi]
             bb = np.cumsum(rows, axis=0)[-1] if hi > lo else np.zeros(N, dt)  # in order
             sg = sg + bg
@@ -204,6 +203,26 @@ def backward(dy, x, mean, rstd, gamma, need=(True, True, True)):
         first = rstd[:, None] * dy if gamma is None else (rstd[:, None] * dy) * gamma
         dx = _fma(bc[:, None], x, first) + cc[:, None]
     return dx, dgamma, dbeta
+
+
+def _chain(a, b, dt):
+    """acc = fma(a[i], b[i], acc) from +0 for the rows i of (R, N) a and b in turn: one
+    compiled call where the loops are loaded (`native_sum_calls.fma_chain`, the same
+    steps), else a fused step per row."""
+    acc = np.zeros(a.shape[1], dt)
+    if (
+        len(a)
+        and a.dtype == dt
+        and b.dtype == dt
+        and a.flags.c_contiguous
+        and b.flags.c_contiguous
+        and native_sum_calls.fma_chain(a, b, acc)
+    ):
+        return acc
+    acc = np.zeros(a.shape[1], dt)
+    for i in range(len(a)):
+        acc = _fma(a[i], b[i], acc)
+    return acc
 
 
 def _thread_rows(M):

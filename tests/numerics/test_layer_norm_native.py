@@ -1,0 +1,62 @@
+"""LayerNorm's emulation (numerics/floats/layer_norm.py) gives the same bits with the
+compiled loops loaded (the weight's gradient's chains of fused steps in one call,
+`native_sum_calls.fma_chain`, the fused steps through `native.quick`) as with NumPy only:
+the moments, the output and the three gradients of random rows of many sizes (odd ones
+leaving vector tails, one chunk and several), float32 and float64, with signed zeros,
+wide values, an infinity and a NaN."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gradcli.numerics import native
+from gradcli.numerics.floats import layer_norm as ln
+
+pytestmark = pytest.mark.skipif(not native.available(), reason="llvmlite is not installed")
+
+
+def _all(x, dt):
+    mean, var = ln.moments(x)
+    rstd = (dt.type(1) / np.sqrt(var + dt.type(1e-5))).astype(dt)
+    gamma = (x[0] * dt.type(0.5) + dt.type(1)).astype(dt)
+    beta = x[-1][::-1].copy()
+    y = ln.forward(x, mean, rstd, gamma, beta)
+    dy = (x[::-1] * dt.type(0.25) - dt.type(1)).astype(dt)
+    grads = ln.backward(dy, x, mean, rstd, gamma)
+    grads_plain = ln.backward(dy, x, mean, rstd, None)
+    return [mean, var, y, *grads, *grads_plain[:2]]
+
+
+def _values(rng, shape, dt, spread):
+    v = rng.standard_normal(shape) * 10.0 ** rng.integers(-spread, spread + 1, shape)
+    return v.astype(dt)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_layer_norm_native_is_numpys(dt):
+    dt = np.dtype(dt)
+    if native.ready(1) is None:
+        pytest.skip("the compiled loops are not loaded")
+    rng = np.random.default_rng(5 + dt.itemsize)
+    shapes = [(m, n) for m in (1, 2, 3, 7) for n in (1, 3, 4, 5, 8, 9, 17, 24, 31)]
+    shapes += [(int(rng.integers(1, 70)), int(rng.integers(1, 300))) for _ in range(40)]
+    shapes += [(5, 129), (3, 263), (2, 1031)]
+    for k, shape in enumerate(shapes):
+        x = _values(rng, shape, dt, 2 if k % 3 else 0)
+        if k % 7 == 3:
+            x[0, 0] = -0.0
+            x[-1, -1] = 0.0
+        if k % 11 == 5:
+            x[-1, 0] = np.inf
+        if k % 13 == 6:
+            x[0, -1] = np.nan
+        with np.errstate(all="ignore"):
+            got = _all(x, dt)
+            with native.numpy_only():
+                ref = _all(x, dt)
+        for g, r in zip(got, ref):
+            assert g.dtype == r.dtype and g.shape == r.shape
+            same = (g.view(np.uint8) == r.view(np.uint8)).reshape(*g.shape, -1).all(-1)
+            same |= np.isnan(g) & np.isnan(r)  # (a NaN's payload follows NumPy's loops)
+            assert same.all(), (shape, k)
