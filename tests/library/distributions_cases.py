@@ -510,3 +510,33 @@ case(
             print(err)
     """,
 )
+
+case(
+    "kl/cross_types",
+    """
+    import torch
+    from torch.distributions import Exponential, Laplace, Normal, Uniform, OneHotCategorical, kl_divergence
+    for dt in (torch.float32, torch.float64):
+        r = torch.tensor([0.5, 2.0], dtype=dt, requires_grad=True)
+        l = torch.tensor([0.1, -1.0], dtype=dt, requires_grad=True)
+        s = torch.tensor([1.0, 0.3], dtype=dt, requires_grad=True)
+        lo = torch.tensor([0.2, -0.5], dtype=dt, requires_grad=True)
+        E, L, N = Exponential(r), Laplace(l, s), Normal(l * 2, s + 0.5)
+        U = Uniform(lo, torch.tensor([1.0, 2.0], dtype=dt))
+        E2 = Exponential(torch.tensor([1.0, 3.0], dtype=dt))
+        ks = [kl_divergence(E, E2), kl_divergence(L, Laplace(torch.tensor([0.5, 0.0], dtype=dt), torch.tensor([2.0, 0.7], dtype=dt))),
+              kl_divergence(N, U), kl_divergence(N, E), kl_divergence(N, L), kl_divergence(E, U), kl_divergence(E, N),
+              kl_divergence(L, E), kl_divergence(L, U), kl_divergence(L, N), kl_divergence(U, E2), kl_divergence(U, N)]
+        for k in ks:
+            print(k)
+        tot = sum(k[torch.isfinite(k)].sum() for k in ks)
+        tot.backward()
+        print(r.grad, l.grad, s.grad, lo.grad)
+        o = OneHotCategorical(logits=torch.tensor([0.1, 0.4, -0.3], dtype=dt, requires_grad=True))
+        print(kl_divergence(o, OneHotCategorical(torch.tensor([0.2, 0.0, 0.8], dtype=dt))), kl_divergence(OneHotCategorical(torch.tensor([0.2, 0.0, 0.8], dtype=dt)), o))
+    try:
+        kl_divergence(Uniform(0.0, 1.0), Laplace(0.0, 1.0))
+    except NotImplementedError as e:
+        print("NotImplementedError", e)
+    """,
+)
