@@ -222,6 +222,28 @@ def _keywords(call):
     return positional, options
 
 
+def _literal_args(call):
+    """(number of positional arguments, ((keyword, literal), ...)) of a call whose
+    arguments are numbers and whose keyword arguments are numbers, True, False or None
+    (`opt.zero_grad(set_to_none=True)`, `sched.step()`); None for any other call."""
+    args = call.children[1]
+    positional, keywords = 0, []
+    for a in args.children if args is not None else ():
+        if isinstance(a, Tree) and a.data == "kwarg":
+            v = a.children[1]
+            if _number(v):
+                keywords.append((a.children[0].value, "number"))
+            elif isinstance(v, Tree) and v.data in ("none", "true", "false"):
+                keywords.append((a.children[0].value, v.data))
+            else:
+                return None
+        elif _number(a) and not keywords:
+            positional += 1
+        else:
+            return None
+    return positional, tuple(keywords)
+
+
 def _option(node, ok) -> bool:
     """Whether a keyword argument's value is a string (not an f-string, which runs code),
     None, True or False, or what `ok` accepts (`reduction="sum"`, `dim=1`, `weight=w`)."""
@@ -470,18 +492,17 @@ def _kind(node):
             and c.children[0].children[0].data == "name"
         ):
             return "backward", c.children[0].children[0].children[0].value
-        args = _args(c) if isinstance(c, Tree) and c.data == "call" else None
+        args = _literal_args(c) if isinstance(c, Tree) and c.data == "call" else None
         if (
             args is not None
-            and all(_number(a) for a in args)
             and c.children[0].data == "getattr"
             and isinstance(c.children[0].children[0], Tree)
             and c.children[0].children[0].data == "name"
-        ):  # recv.method(numbers): run as compiled (replay_plan.py: `replay_calls`)
+        ):  # recv.method(numbers, flag=True): run as compiled (replay_plan: `replay_calls`)
             return "call", (
                 c.children[0].children[0].children[0].value,
                 c.children[0].children[1].value,
-                len(args),
+                *args,
             )
     if (
         d == "augassign"

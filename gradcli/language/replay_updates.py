@@ -114,16 +114,20 @@ def _entries(stmts, loads, read, checks, changed, kept):
     return tuple(entries)
 
 
+#: the keyword arguments of a zero_grad that sets each .grad to None (its default)
+_CLEARING = ((), (("set_to_none", "true"),))
+
+
 def zero_grad(what, loads, read, checks, line):
     """`model.zero_grad()` of gradcli's own module whose `zero_grad` is Module's (each
     parameter's .grad set to None), its state checked as a called module's (so its
     parameters are the same), or `opt.zero_grad()` of gradcli's own optimizer (its
     groups checked: Optimizer.replay_groups): NoGrad of CLEAR_GRAD entries, no program
     code run (no Check after it); else None (the call runs as compiled)."""
-    recv, method, nargs = what
+    recv, method, nargs, keywords = what
     m = read.get(recv)
     load = next((x[1] for x in loads if x[0] == recv), None)
-    if load is None or nargs or method != "zero_grad":
+    if load is None or nargs or method != "zero_grad" or keywords not in _CLEARING:
         return None
     if isinstance(m, Optimizer):  # (its groups checked: Optimizer.replay_groups)
         if type(m).zero_grad is not Optimizer.zero_grad:

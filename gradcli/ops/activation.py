@@ -66,7 +66,7 @@ class Softplus(Function):
     category="math",
     batch="elementwise",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=None,
 )
 def softplus(input, beta=1, threshold=20):  # (ints: torch's _saved_beta shows 1)
@@ -361,7 +361,7 @@ class LogSigmoidBackward(ElementwiseGrad):
     category="math",
     batch="elementwise",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=None,
 )
 def logsigmoid(input):
@@ -510,7 +510,7 @@ def _gelu_second(F, x, approximate):
     category="math",
     batch="elementwise",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=None,
 )
 def gelu(input, approximate="none"):

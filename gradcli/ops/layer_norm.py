@@ -184,7 +184,7 @@ def _shape(normalized_shape, what="layer_norm"):
     category="nn",
     batch=None,
     inplace=None,
-    pure=False,
+    pure=True,
     parser=None,
 )
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05, cudnn_enable=True):

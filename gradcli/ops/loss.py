@@ -232,7 +232,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     category="loss",
     batch="l1_loss",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=None,
 )
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):

@@ -40,7 +40,7 @@ def _apply_reduction(loss, reduction):
     return loss
 
 
-def _decl(name, sig, doc, checks):
+def _decl(name, sig, doc, checks, pure=False):
     return register(
         name,
         sig,
@@ -49,7 +49,7 @@ def _decl(name, sig, doc, checks):
         category="loss",
         batch=None,
         inplace=None,
-        pure=False,
+        pure=pure,
         parser=None,
     )
 
@@ -344,6 +344,7 @@ def _size(t):
     "huber_loss(input, target, reduction='mean', delta=1.0)",
     "0.5 (x - y)^2 where |x - y| < delta, else delta (|x - y| - delta / 2), reduced",
     [((Arg((3, 4)), Arg((3, 4))), {}), ((Arg((5,)), Arg((5,))), {"delta": 0.5})],
+    pure=True,
 )
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     if delta <= 0:
@@ -356,6 +357,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     "smooth_l1_loss(input, target, reduction='mean', beta=1.0)",
     "0.5 (x - y)^2 / beta where |x - y| < beta, else |x - y| - beta / 2, reduced",
     [((Arg((3, 4)), Arg((3, 4))), {}), ((Arg((5,)), Arg((5,))), {"beta": 0.5})],
+    pure=True,
 )
 def smooth_l1_loss(
     input, target, size_average=None, reduce=None, reduction="mean", beta=1.0

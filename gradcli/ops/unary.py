@@ -69,7 +69,7 @@ def unary(
     saved_names=None,
     saved_extra=None,
     inplace=True,
-    pure=False,
+    pure=None,
     formula=None,
     zeros_through=True,
     parser=TENSOR_INPUT,
@@ -82,7 +82,10 @@ def unary(
     method (`inplace`: True for name_, or None), sample arguments and `formula` (its value
     as a SymPy expression of one element, rule(sympy, v), for explain) together; `call`,
     when the op takes keyword arguments too: call(cls) -> its function (round's
-    decimals)."""
+    decimals).  `pure` (a replayed loop may call it) is derived: an op whose function is
+    its node's apply is, one with a `call` of its own is not unless it says so."""
+    if pure is None:
+        pure = call is None
     if name in mkl.VML:  # PyTorch's vector math (MKL's VML), when MKL is installed
         np_fn = mkl.unary_fn(name, np_fn)
     cls = NODES[name] = type(

@@ -219,6 +219,12 @@ for i in range(30):
 PROGRAMS.update(
     {
         "opt_adam": _OPT.format(opt="Adam", change=""),
+        "opt_set_to_none": _OPT.format(opt="Adam", change="").replace(
+            "opt.zero_grad()", "opt.zero_grad(set_to_none=True)"
+        ),
+        "opt_set_to_zeros": _OPT.format(opt="SGD", change="").replace(
+            "opt.zero_grad()", "opt.zero_grad(set_to_none=False)"
+        ),
         "opt_sgd": _OPT.format(opt="SGD", change=""),
         "opt_group_added": _OPT.format(
             opt="Adam",
@@ -301,4 +307,8 @@ def test_model_zero_grad_is_planned(monkeypatch):
     monkeypatch.setattr(replay_plan, "zero_grad", counted)
     run_inprocess(PROGRAMS["params_float64"])
     run_inprocess(PROGRAMS["opt_adam"])
-    assert len(planned) >= 2 and all(planned)
+    run_inprocess(PROGRAMS["opt_set_to_none"])  # (its default, given)
+    assert len(planned) >= 3 and all(planned)
+    planned.clear()
+    run_inprocess(PROGRAMS["opt_set_to_zeros"])  # (zeroes each .grad: run as compiled)
+    assert planned and not any(planned)
