@@ -575,6 +575,7 @@ TENSOR_ATTRS = {
     "is_cpu": lambda t: True,
     "retains_grad": lambda t: t.retains_grad,
     "_version": versions.version,
+    "_base": lambda t: t.view_of[0] if t.view_of is not None else None,  # (the storage's owner)
     "real": lambda t: t,
     "itemsize": lambda t: t.data.dtype.itemsize,
 }

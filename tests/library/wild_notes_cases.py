@@ -483,6 +483,25 @@ errors(
     ],
 )
 
+case(
+    "tensor/base_of_views",
+    """
+    import torch
+    a = torch.arange(6.0)
+    x = a.reshape(2, 3)
+    print(x._base is a, x._base)
+    y = x[1:]
+    print(y._base is a, y._base is x, x.t()._base is a, y.view(3)._base is a)
+    print(x.detach()._base is None, x.clone()._base is None, a._base is None)
+    print(x.unsqueeze(0)._base is a, x.expand(2, 2, 3)._base is a, x.diagonal()._base is a)
+    p = torch.ones(3, requires_grad=True)
+    print(p[:2]._base is p, torch.ones(2, 3).T.contiguous()._base is None)
+    with torch.no_grad():
+        n = p[1:]
+    print(n._base is p)
+    """,
+)
+
 errors(
     "custom_function/clearing_errors",
     "import torch\n"
