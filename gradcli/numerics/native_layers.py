@@ -126,3 +126,19 @@ def tanh_backward(g, y):
     out = np.empty(g.shape, g.dtype)
     flagged = _call(lib.tanh_backward[g.dtype.char], g.size, address(g), address(y), address(out))
     return None if flagged else out
+
+
+def lane_merge(m1, m2, c, n_old, s1, s2):
+    """`layer_norm._merge` of each lane of (rows, lanes) m1, m2 in turn into the rows'
+    (s1, s2) (native_norms.py; c and n_old the lanes' factors and counts before, arrays of
+    the dtype), all C-contiguous float arrays of one dtype in the machine's byte order:
+    fresh (s1, s2); None where the loops are not loaded or a fused step needs the
+    emulation."""
+    lib = native.loaded()
+    if lib is None:
+        return None
+    rows, lanes = m1.shape
+    o1, o2 = np.empty(rows, m1.dtype), np.empty(rows, m1.dtype)
+    ats = (m1, m2, c, n_old, s1, s2, o1, o2)
+    flagged = _call(lib.lane_merge[m1.dtype.char], rows, lanes, *(address(a) for a in ats))
+    return None if flagged else (o1, o2)

@@ -89,6 +89,9 @@ LAZY_IMPORTS = {
     ("gradcli.numerics.native", "gradcli.numerics.native_softmax"): (
         "only compiling the native loops, once per machine and version, needs it"
     ),
+    ("gradcli.numerics.native", "gradcli.numerics.native_norms"): (
+        "only compiling the native loops, once per machine and version, needs it"
+    ),
     ("gradcli.numerics.native", "gradcli.numerics.native_grads"): (
         "only compiling the native loops, once per machine and version, needs it"
     ),

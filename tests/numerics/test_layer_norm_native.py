@@ -1,6 +1,7 @@
 """LayerNorm's emulation (numerics/floats/layer_norm.py) gives the same bits with the
 compiled loops loaded (the weight's gradient's chains of fused steps in one call,
-`native_sum_calls.fma_chain`, the fused steps through `native.quick`) as with NumPy only:
+`native_sum_calls.fma_chain`, the lanes' moments merged in one call,
+`native_layers.lane_merge`, the fused steps through `native.quick`) as with NumPy only:
 the moments, the output and the three gradients of random rows of many sizes (odd ones
 leaving vector tails, one chunk and several), float32 and float64, with signed zeros,
 wide values, an infinity and a NaN."""
@@ -10,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gradcli.numerics import native
+from gradcli.numerics import native, native_layers
 from gradcli.numerics.floats import layer_norm as ln
 
 pytestmark = pytest.mark.skipif(not native.available(), reason="llvmlite is not installed")
@@ -60,3 +61,20 @@ def test_layer_norm_native_is_numpys(dt):
             same = (g.view(np.uint8) == r.view(np.uint8)).reshape(*g.shape, -1).all(-1)
             same |= np.isnan(g) & np.isnan(r)  # (a NaN's payload follows NumPy's loops)
             assert same.all(), (shape, k)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_lane_merge_runs(dt):
+    """The compiled merge takes plain rows (so the comparison above compares it), and
+    leaves a row whose step the emulation must decide (an infinity) to NumPy."""
+    dt = np.dtype(dt)
+    if native.ready(1) is None:
+        pytest.skip("the compiled loops are not loaded")
+    rng = np.random.default_rng(3)
+    m1, m2 = rng.standard_normal((5, 8)).astype(dt), rng.random((5, 8)).astype(dt)
+    c = np.array([1 / (k + 1) for k in range(8)], dt)
+    n_old = np.arange(8, dtype=dt)
+    s = np.zeros(5, dt)
+    assert native_layers.lane_merge(m1, m2, c, n_old, s, s) is not None
+    m1[2, 3] = np.inf
+    assert native_layers.lane_merge(m1, m2, c, n_old, s, s) is None

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import native_sum_calls
+from .. import native, native_layers, native_sum_calls
 from .fma import fma, fma32
 from ..parallel import chunks
 
@@ -119,9 +119,25 @@ def moments(x):
         cnt += 1
         s1 = s1 + delta / dt.type(cnt)
         s2 = s2 + delta * (v - s1)
-    for lane in range(W):
-        cnt, s1, s2 = _merge(n, lane1[:, lane], lane2[:, lane], cnt, s1, s2, dt)
+    got = _compiled_lanes(n, lane1, lane2, cnt, s1, s2, dt)
+    if got is not None:
+        s1, s2 = got
+    else:
+        for lane in range(W):
+            cnt, s1, s2 = _merge(n, lane1[:, lane], lane2[:, lane], cnt, s1, s2, dt)
     return s1, (s2 / dt.type(N)).astype(dt)
+
+
+def _compiled_lanes(n, lane1, lane2, cnt, s1, s2, dt):
+    """The lanes' `_merge` into (s1, s2) in one compiled call (`native_layers.
+    lane_merge`, the same steps), or None (the loops not loaded, a step the emulation's)."""
+    if native.loaded() is None or s1.dtype != dt or s2.dtype != dt:
+        return None
+    W = lane1.shape[1]
+    olds = [cnt + lane * n for lane in range(W)]
+    c = np.array([0 if m0 + n == 0 else dt.type(dt.type(n) / dt.type(m0 + n)) for m0 in olds], dt)
+    lane1, lane2 = np.ascontiguousarray(lane1, dt), np.ascontiguousarray(lane2, dt)
+    return native_layers.lane_merge(lane1, lane2, c, np.array(olds, dt), s1, s2)
 
 
 def forward(x, mean, rstd, gamma, beta):
