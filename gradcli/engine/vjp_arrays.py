@@ -97,6 +97,17 @@ def _rsqrt(x):
     return 1 / np.sqrt(x)
 
 
+def _swapaxes(g, a, b):
+    """np.swapaxes; an array's own method where g is one (NumPy's function wraps it in
+    Python: 1.06 -> 0.23 us)."""
+    return g.swapaxes(a, b) if type(g) is np.ndarray else np.swapaxes(g, a, b)
+
+
+def _transpose(g, axes=None):
+    """np.transpose, an array's own method where g is one (0.77 -> 0.08 us)."""
+    return g.transpose(axes) if type(g) is np.ndarray else np.transpose(g, axes)
+
+
 class ArrayF:
     """NumPy versions of the functions VJPs use (the fast path)."""
 
@@ -118,9 +129,9 @@ class ArrayF:
     abs = staticmethod(np.abs)
     where = staticmethod(np.where)
     reshape = staticmethod(np.reshape)
-    swapaxes = staticmethod(np.swapaxes)
+    swapaxes = staticmethod(_swapaxes)
     expand_dims = staticmethod(np.expand_dims)
-    transpose = staticmethod(np.transpose)
+    transpose = staticmethod(_transpose)
     outer = staticmethod(np.outer)
     tensor_mode = False
 

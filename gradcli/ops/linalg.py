@@ -519,7 +519,7 @@ class Transpose(Function):
         self.d0, self.d1 = d0, d1
         self.dim0 = d0 if dim0 is None else dim0  # the dims as given
         self.dim1 = d1 if dim1 is None else dim1
-        return np.swapaxes(x, d0, d1) if x.ndim else x.view()  # a scalar's view of itself
+        return x.swapaxes(d0, d1) if x.ndim else x.view()  # a scalar's view of itself
 
     def formula(self, S, x):
         x = S.obj(x)
