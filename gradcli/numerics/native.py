@@ -283,6 +283,7 @@ OUTER_SUM = {"f": "outer_sum_f", "d": "outer_sum_d"}
 TANH_BACKWARD = {"f": "tanh_backward_f", "d": "tanh_backward_d"}
 #: LayerNorm's moments: the lanes merged into the tail's (native_norms.py)
 LANE_MERGE = {"f": "lane_merge_f", "d": "lane_merge_d"}
+WELFORD = {"f": "welford_f", "d": "welford_d"}
 #: rows copied from strided places (a convolution's im2col columns), by element size
 ROWS = {4: "rows_4", 8: "rows_8"}
 #: softmax, log_softmax and their backward over the last dim (numerics/native_softmax.py)
@@ -334,6 +335,7 @@ class _Kernels:
         self.outer_sum = {char: sig(addrs[name]) for char, name in OUTER_SUM.items()}
         self.tanh_backward = {char: sig(addrs[name]) for char, name in TANH_BACKWARD.items()}
         self.lane_merge = {char: sig(addrs[name]) for char, name in LANE_MERGE.items()}
+        self.welford = {char: sig(addrs[name]) for char, name in WELFORD.items()}
         self.rows = {width: sig(addrs[name]) for width, name in ROWS.items()}
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, *[ctypes.c_int64] * 2, *[ctypes.c_void_p] * 3)
         self.chains = {char: sig(addrs[name]) for char, name in CHAINS.items()}
@@ -362,7 +364,7 @@ class _Kernels:
         from .native_pool import kept_ir, pool_max_ir, pool_scatter_ir, rows_ir
         from .native_softmax import softmax_ir
         from .native_grads import outer_sum_ir, tanh_backward_ir
-        from .native_norms import lane_merge_ir
+        from .native_norms import lane_merge_ir, welford_ir
 
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
@@ -412,6 +414,8 @@ class _Kernels:
                 tanh_backward_ir(ir, mod, name, char == "f")
             for char, name in LANE_MERGE.items():
                 lane_merge_ir(ir, mod, name, char == "f")
+            for char, name in WELFORD.items():
+                welford_ir(ir, mod, name, char == "f")
             softmax_ir(ir, mod, SOFTMAX)
             native_alloc.ir_functions(ir, mod)
             chain_ir(ir, mod, "chain32", LANES)
@@ -440,6 +444,7 @@ class _Kernels:
         names += [*POOL_MAX.values(), *POOL_SCATTER.values(), *KEPT.values(), *ROWS.values()]
         names += [*RELU.values(), *SOFTMAX.values(), *native_alloc.NAMES]
         names += [*OUTER_SUM.values(), *TANH_BACKWARD.values(), *LANE_MERGE.values()]
+        names += [*WELFORD.values()]
         return engine, {name: engine.get_function_address(name) for name in names}
 
 

@@ -142,3 +142,20 @@ def lane_merge(m1, m2, c, n_old, s1, s2):
     ats = (m1, m2, c, n_old, s1, s2, o1, o2)
     flagged = _call(lib.lane_merge[m1.dtype.char], rows, lanes, *(address(a) for a in ats))
     return None if flagged else (o1, o2)
+
+
+def welford(x, vectors, lanes, c):
+    """(m1, m2) of `layer_norm.moments`' Welford steps over each chunk of each row of x
+    (rows, N) (native_norms.welford_ir: `vectors` whole vectors of `lanes` values a row,
+    chunks of 16, c the steps' factors), each (rows, chunks, lanes), fresh; x and c
+    C-contiguous float arrays of one dtype in the machine's byte order.  None where the
+    loops are not loaded or a fused step needs the emulation."""
+    lib = native.loaded()
+    if lib is None:
+        return None
+    rows, stride = x.shape
+    chunks = -(-vectors // 16)
+    m1, m2 = np.empty((rows, chunks, lanes), x.dtype), np.empty((rows, chunks, lanes), x.dtype)
+    ats = (address(x), address(c), address(m1), address(m2))
+    flagged = _call(lib.welford[x.dtype.char], rows, stride, vectors, lanes, chunks, *ats)
+    return None if flagged else (m1, m2)

@@ -81,3 +81,86 @@ def lane_merge_ir(ir, mod, name, single):
     total.add_incoming(zero, entry)
     total.add_incoming(bad2, row_end)
     b.ret(total)
+
+
+#: welford's parameters, in this order in its i64 array
+WELFORD_PARAMS = ("rows", "row_stride", "vectors", "lanes", "chunks", "x", "c", "m1", "m2")
+#: vectors in a chunk of the moments (ATen's RowwiseMoments)
+CHUNK = 16
+
+
+def welford_ir(ir, mod, name, single):
+    """i64 NAME(i64* p), T float (single) or double, p = WELFORD_PARAMS: per row r, chunk
+    k < chunks and lane l, from m1 = m2 = +0, for the chunk's vectors j in turn (CHUNK, the
+    last chunk's up to `vectors`) of v = x[r * row_stride + (k * CHUNK + j) * lanes + l]:
+    delta = v - m1; m1 = fma(delta, c[j], m1); m2 = fma(delta, v - m1, m2) (fma.fma's
+    steps, float32's by fma32's algorithm in doubles, as `layer_norm.moments`), into
+    m1[r, k, l] and m2[r, k, l].  Returns how many steps the emulation must decide (the
+    outputs are then not the caller's)."""
+    t = ir.FloatType() if single else ir.DoubleType()
+    dbl, i64 = ir.DoubleType(), ir.IntType(64)
+    pt, pi = ir.PointerType(t), ir.PointerType(i64)
+    fn = ir.Function(mod, ir.FunctionType(i64, [pi]), name=name)
+    (params,) = fn.args
+    names = ("entry", "item", "step", "item_end", "done")
+    entry, item, step, item_end, done = (fn.append_basic_block(x) for x in names)
+    zero, one = ir.Constant(i64, 0), ir.Constant(i64, 1)
+    k64 = lambda v: ir.Constant(i64, v)  # noqa: E731
+    b = ir.IRBuilder(entry)
+    rows, stride, vectors, lanes, chunks, *ats = (
+        b.load(b.gep(params, [k64(j)])) for j in range(len(WELFORD_PARAMS))
+    )
+    px, pc, pm1, pm2 = (b.inttoptr(a, pt) for a in ats)
+    per_row = b.mul(chunks, lanes)
+    items = b.mul(rows, per_row)
+    go = b.and_(b.icmp_signed(">", items, zero), b.icmp_signed(">", vectors, zero))
+    b.cbranch(go, item, done)
+
+    b = ir.IRBuilder(item)  # for each (row, chunk, lane)
+    q, cnt = b.phi(i64), b.phi(i64)
+    q.add_incoming(zero, entry)
+    cnt.add_incoming(zero, entry)
+    r = b.sdiv(q, per_row)
+    k = b.srem(b.sdiv(q, lanes), chunks)
+    lane = b.srem(q, lanes)
+    first = b.mul(k, k64(CHUNK))
+    left = b.sub(vectors, first)
+    steps = b.select(b.icmp_signed("<", left, k64(CHUNK)), left, k64(CHUNK))
+    base = b.add(b.add(b.mul(r, stride), b.mul(first, lanes)), lane)
+    b.branch(step)
+
+    b = ir.IRBuilder(step)  # for j in range(steps)
+    j, m1, m2, bad = b.phi(i64), b.phi(t), b.phi(t), b.phi(i64)
+    j.add_incoming(zero, item)
+    m1.add_incoming(ir.Constant(t, 0.0), item)
+    m2.add_incoming(ir.Constant(t, 0.0), item)
+    bad.add_incoming(cnt, item)
+    v = b.load(b.gep(px, [b.add(base, b.mul(j, lanes))]))
+    c = b.load(b.gep(pc, [j]))
+    delta = b.fsub(v, m1)
+    emit = Emit(ir, mod, b)
+    if single:
+        m1n = emit.fma32(*(b.fpext(w, dbl) for w in (delta, c, m1)))
+        m2n = emit.fma32(*(b.fpext(w, dbl) for w in (delta, b.fsub(v, m1n), m2)))
+    else:
+        m1n = emit.fma64(delta, c, m1)
+        m2n = emit.fma64(delta, b.fsub(v, m1n), m2)
+    bad2 = b.add(bad, b.zext(emit.bad, i64))
+    j2 = b.add(j, one)
+    for phi, w in ((j, j2), (m1, m1n), (m2, m2n), (bad, bad2)):
+        phi.add_incoming(w, b.block)
+    b.cbranch(b.icmp_signed("<", j2, steps), step, item_end)
+
+    b = ir.IRBuilder(item_end)
+    b.store(m1n, b.gep(pm1, [q]))
+    b.store(m2n, b.gep(pm2, [q]))
+    q2 = b.add(q, one)
+    q.add_incoming(q2, item_end)
+    cnt.add_incoming(bad2, item_end)
+    b.cbranch(b.icmp_signed("<", q2, items), item, done)
+
+    b = ir.IRBuilder(done)
+    total = b.phi(i64)
+    total.add_incoming(zero, entry)
+    total.add_incoming(bad2, item_end)
+    b.ret(total)

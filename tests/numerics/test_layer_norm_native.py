@@ -1,7 +1,8 @@
 """LayerNorm's emulation (numerics/floats/layer_norm.py) gives the same bits with the
 compiled loops loaded (the weight's gradient's chains of fused steps in one call,
 `native_sum_calls.fma_chain`, the lanes' moments merged in one call,
-`native_layers.lane_merge`, the fused steps through `native.quick`) as with NumPy only:
+`native_layers.lane_merge`, the chunks' Welford steps in one call, `native_layers.welford`,
+the fused steps through `native.quick`) as with NumPy only:
 the moments, the output and the three gradients of random rows of many sizes (odd ones
 leaving vector tails, one chunk and several), float32 and float64, with signed zeros,
 wide values, an infinity and a NaN."""
@@ -78,3 +79,17 @@ def test_lane_merge_runs(dt):
     assert native_layers.lane_merge(m1, m2, c, n_old, s, s) is not None
     m1[2, 3] = np.inf
     assert native_layers.lane_merge(m1, m2, c, n_old, s, s) is None
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_welford_runs(dt):
+    """The compiled chunks' steps take plain rows, and leave a row with a NaN to NumPy."""
+    dt = np.dtype(dt)
+    if native.ready(1) is None:
+        pytest.skip("the compiled loops are not loaded")
+    x = np.random.default_rng(4).standard_normal((3, 200)).astype(dt)
+    c = np.array([1 / (j + 1) for j in range(16)], dt)
+    got = native_layers.welford(x, 200 // 8, 8, c)
+    assert got is not None and got[0].shape == (3, 2, 8)
+    x[1, 7] = np.nan
+    assert native_layers.welford(x, 200 // 8, 8, c) is None

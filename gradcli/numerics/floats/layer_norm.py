@@ -77,7 +77,10 @@ def moments(x):
     zero = np.zeros((rows, W), dt)
     stack = [[0, zero, zero] for _ in range(depth)]
     c_vecs = [dt.type(dt.type(1) / dt.type(j + 1)) for j in range(_CHUNK)]
-    if n:
+    got = _compiled_chunks(x, n, W, c_vecs, dt) if n else None
+    if got is not None:
+        m1, m2 = got
+    elif n:
         # all chunks side by side: (rows, chunks, W) per step j
         full = x[:, : n * W].reshape(rows, n, W)
         pad = m * _CHUNK - n
@@ -97,6 +100,7 @@ def moments(x):
             if j >= last:  # the last chunk stops early
                 n1[:, -1], n2[:, -1] = m1[:, -1], m2[:, -1]
             m1, m2 = n1, n2
+    if n:
         for i in range(m):
             cnt = min(_CHUNK, n - i * _CHUNK)
             stack[0] = list(_merge_vec(cnt, m1[:, i], m2[:, i], *stack[0], dt))
@@ -126,6 +130,15 @@ def moments(x):
         for lane in range(W):
             cnt, s1, s2 = _merge(n, lane1[:, lane], lane2[:, lane], cnt, s1, s2, dt)
     return s1, (s2 / dt.type(N)).astype(dt)
+
+
+def _compiled_chunks(x, n, W, c_vecs, dt):
+    """The chunks' Welford moments (m1, m2), each (rows, chunks, W), in one compiled call
+    (`native_layers.welford`, the same steps), or None (the loops not loaded, a step the
+    emulation's)."""
+    if native.loaded() is None or x.dtype != dt or not x.flags.c_contiguous:
+        return None
+    return native_layers.welford(x, n, W, np.array(c_vecs, dt))
 
 
 def _compiled_lanes(n, lane1, lane2, cnt, s1, s2, dt):
