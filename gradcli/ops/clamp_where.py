@@ -77,7 +77,7 @@ class Clamp(Function):
     category="math",
     batch="elementwise",
     inplace="clamp_",
-    pure=False,
+    pure=True,
     parser=None,
 )
 def clamp(x, min=None, max=None):
@@ -252,7 +252,7 @@ class Minimum(MaxMin):
     category="math",
     batch="elementwise",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=Parser(("other",)),
 )
 @tensor_f("maximum")
@@ -270,7 +270,7 @@ def maximum(a, b):
     category="math",
     batch="elementwise",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=Parser(("other",)),
 )
 def minimum(a, b):

@@ -72,7 +72,7 @@ class Cumsum(Function):
     category="reduce",
     batch="along_dim",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=Parser(("dim",)),
 )
 @tensor_f("cumsum")

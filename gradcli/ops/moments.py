@@ -121,7 +121,7 @@ def _pow(a, e, F):
     category="reduce",
     batch="reduction",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=None,
 )
 def norm(input, p="fro", dim=None, keepdim=False):

@@ -438,7 +438,7 @@ class LogSumExp(_Reduce):
     category="reduce",
     batch="reduction",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=Parser(("dim",)),
 )
 def logsumexp(input, dim, keepdim=False):
