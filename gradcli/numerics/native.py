@@ -233,9 +233,16 @@ UNARY32 = ("expf", "logf", "log1pf")
 #: whole SLEEF kernels of two doubles (numerics/native_pow.py): pow
 BINARY = ("powd",)
 #: kernels of PyTorch's built on SLEEF's exp and log1p (numerics/native_act.py), of one
-#: input and of two, by dtype char
-ACT1 = {"sigmoid": ("sigmoid_d", "sigmoid_f"), "log_sigmoid": ("log_sigmoid_d", "log_sigmoid_f")}
-ACT2 = {"bce_logits": ("bce_logits_d", "bce_logits_f")}
+#: input and of two, (float64's, float32's) (None: that dtype's is NumPy's)
+ACT1 = {
+    "sigmoid": ("sigmoid_d", "sigmoid_f"),
+    "log_sigmoid": ("log_sigmoid_d", "log_sigmoid_f"),
+    "gelu_tanh": ("gelu_tanh_d", "gelu_tanh_f"),
+}
+ACT2 = {
+    "bce_logits": ("bce_logits_d", "bce_logits_f"),
+    "gelu_tanh_grad": ("gelu_tanh_grad_d", "gelu_tanh_grad_f"),
+}
 #: an optimizer's running averages of doubles and of floats (numerics/native_steps.py)
 STEPS = ("moments_d", "moments_f")
 #: and Adam's step of a parameter after its averages and their square root
@@ -312,10 +319,10 @@ class _Kernels:
         self.fns = {(kind, types): sig(addrs[f"{kind}_{types}"]) for kind, types in LOOPS}
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 3)
         self.unary = {kind: sig(addrs[kind]) for kind in UNARY + UNARY32}
-        self.unary.update((k, sig(addrs[k])) for names in ACT1.values() for k in names)
+        self.unary.update((k, sig(addrs[k])) for names in ACT1.values() for k in names if k)
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 4)
         self.binary = {kind: sig(addrs[kind]) for kind in BINARY}
-        self.binary.update((k, sig(addrs[k])) for names in ACT2.values() for k in names)
+        self.binary.update((k, sig(addrs[k])) for names in ACT2.values() for k in names if k)
         self.fma32h = sig(addrs["fma32h"])
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, *[ctypes.c_void_p] * 5)
         self.chain32 = sig(addrs["chain32"])
@@ -387,7 +394,7 @@ class _Kernels:
             for kind in BINARY:
                 binary_ir(ir, mod, kind)
             for names in (*ACT1.values(), *ACT2.values()):
-                for name in names:
+                for name in filter(None, names):
                     act_ir(ir, mod, name)
             ternary32_ir(ir, mod, "fma32h")
             for name in STEPS:
@@ -439,7 +446,7 @@ class _Kernels:
         engine.finalize_object()
         names = [f"{k}_{t}" for k, t in LOOPS] + [*UNARY, *UNARY32, *BINARY, "fma32h", "chain32"]
         names += STEPS + ADAM + tuple(ADAM_STEP.values()) + tuple(SGD_STEP.values())
-        names += [k for names in (*ACT1.values(), *ACT2.values()) for k in names]
+        names += [k for names in (*ACT1.values(), *ACT2.values()) for k in names if k]
         names += [*SUMS.values(), *CHAINS.values(), *CHUNK_SUMS.values()]
         names += [*POOL_MAX.values(), *POOL_SCATTER.values(), *KEPT.values(), *ROWS.values()]
         names += [*RELU.values(), *SOFTMAX.values(), *native_alloc.NAMES]
@@ -686,6 +693,8 @@ def act(name, dt, *xs, exact=None):
         return None
     pair = ACT1.get(name) or ACT2[name]
     k = pair[0] if dt is D else pair[1]
+    if k is None:
+        return None
     fn = lib.unary[k] if len(xs) == 1 else lib.binary[k]
     return _lanes(fn, xs, exact)
 

@@ -5,7 +5,10 @@ compiled SLEEF kernels (each its own call, its arrays, its flags):
 * `sigmoid` (torch's sigmoid_kernel on its whole blocks of two vectors): 1 / (exp(-x) + 1);
 * `log_sigmoid` (log_sigmoid_cpu_kernel, every value): min(x, 0) - log1p(exp(-|x|));
 * `bce_logits` (binary_cross_entropy_with_logits' element-wise loss, its kernels one
-  after another, each rounded to the dtype): (1 - y) * x - log_sigmoid(x).
+  after another, each rounded to the dtype): (1 - y) * x - log_sigmoid(x);
+* `gelu_tanh` and its gradient `gelu_tanh_grad` of (g, x) (float32: GeluKernelImpl's and
+  GeluBackwardKernelImpl's vector code, floats/gelu.py), their tanh SLEEF's tanhf_u10
+  (floats/erf_tanh.sleef_tanh: expk2f, its reciprocal, the double-float quotient).
 
 Each is the NumPy emulation's operations in its order (floats/torch_exp.sigmoid,
 floats/torch_act.log_sigmoid_forward, ops/loss.py's BCEWithLogits.forward), SLEEF's steps
@@ -15,6 +18,8 @@ payload is NumPy's business), is flagged, and the caller computes those values a
 the emulation (element-wise: the same bits).  Only `llvmlite.ir` objects are made here."""
 
 from __future__ import annotations
+
+import numpy as np
 
 from . import native_sleef as s64, native_sleef32 as s32
 
@@ -57,6 +62,225 @@ def _bce(log_sigmoid, one):
     return body
 
 
+def _expk2f(e, d):
+    """sleef_u10._expk2 (float32) of 0 <= d <= 9: exp(d) as a double-float."""
+    b, f = e.b, e.fma
+    q = b.fptosi(e.rint(b.fmul(d, e.c(K["r_ln2"]))), e.i)  # (|u| < 13: no INT_MIN)
+    fq = b.sitofp(q, e.f)
+    sx, sy = s32._add2_ff(e, d, b.fmul(fq, e.c(-K["l2u"])))
+    sx, sy = _add2_pf(e, sx, sy, b.fmul(fq, e.c(-K["l2l"])))
+    p = [e.c(v) for v in K["exp"]]
+    u = f(f(f(p[0], sx, p[1]), sx, p[2]), sx, p[3])
+    tx, ty = _add2_pf(e, *s32._mul_df(e, sx, sy, u), e.c(K["c1"]))
+    tx, ty = _add2_pf(e, *_mul_pp(e, sx, sy, tx, ty), e.c(0.5))
+    tx, ty = _add2_pp(e, sx, sy, *_mul_pp(e, *_squ(e, sx, sy), tx, ty))
+    tx, ty = _add_fp(e, e.c(1.0), tx, ty)
+    h = b.ashr(q, e.k(1))
+    lo, hi = s32._pow2i(e, h), s32._pow2i(e, b.sub(q, h))
+    return b.fmul(b.fmul(tx, lo), hi), b.fmul(b.fmul(ty, lo), hi)
+
+
+def _add2_pf(e, xx, xy, y):
+    b = e.b
+    s = b.fadd(xx, y)
+    v = b.fsub(s, xx)
+    return s, b.fadd(b.fadd(b.fsub(xx, b.fsub(s, v)), b.fsub(y, v)), xy)
+
+
+def _add2_pp(e, xx, xy, yx, yy):
+    b = e.b
+    s = b.fadd(xx, yx)
+    v = b.fsub(s, xx)
+    return s, b.fadd(b.fadd(b.fsub(xx, b.fsub(s, v)), b.fsub(yx, v)), b.fadd(xy, yy))
+
+
+def _add_fp(e, x, yx, yy):
+    b = e.b
+    s = b.fadd(x, yx)
+    return s, b.fadd(b.fadd(b.fsub(x, s), yx), yy)
+
+
+def _mul_pp(e, xx, xy, yx, yy):
+    s = e.b.fmul(xx, yx)
+    return s, e.fma(xx, yy, e.fma(xy, yx, e.fma(xx, yx, e.b.fneg(s))))
+
+
+def _squ(e, xx, xy):
+    b = e.b
+    s = b.fmul(xx, xx)
+    return s, e.fma(b.fadd(xx, xx), xy, e.fma(xx, xx, b.fneg(s)))
+
+
+def _tanh32(e, x):
+    """erf_tanh.sleef_tanh (float32) of x; a NaN x flagged (its result is SLEEF's bits)."""
+    b = e.b
+    e.flag(b.fcmp_unordered("uno", x, x))
+    a = e.abs(x)
+    big = b.fcmp_unordered(">", a, e.c(K["tanh_limit"]))
+    a = e.sel(big, e.c(0.0), a)  # (its result replaced by 1 below)
+    dx, dy = _expk2f(e, a)
+    one = e.c(1.0)
+    ex = b.fdiv(one, dx)
+    ey = b.fmul(ex, e.fma(b.fneg(dy), ex, e.fma(b.fneg(dx), ex, one)))
+    nx, ny = s32._add_dd(e, dx, dy, b.fneg(ex), b.fneg(ey))
+    mx, my = s32._add_dd(e, dx, dy, ex, ey)
+    qx, qy = s32._div_dd(e, nx, ny, mx, my)
+    y = b.fadd(qx, qy)
+    y = e.sel(b.or_(big, b.fcmp_unordered("uno", y, y)), one, y)
+    neg = b.icmp_signed("<", e.bits(x), e.k(0))
+    return e.sel(neg, b.fneg(y), y)
+
+
+def _gelu_inner32(e, x):
+    b = e.b
+    x3 = b.fmul(b.fmul(x, x), x)
+    return b.fmul(e.c(K["beta"]), e.fma(e.c(K["kappa"]), x3, x))
+
+
+def _gelu_tanh32(e, x):
+    b = e.b
+    t = _tanh32(e, _gelu_inner32(e, x))
+    return _nan(e, b.fmul(b.fmul(e.c(0.5), x), b.fadd(e.c(1.0), t)))
+
+
+def _gelu_tanh_grad32(e, g, x):
+    b = e.b
+    one = e.c(1.0)
+    th = _tanh32(e, _gelu_inner32(e, x))
+    left = b.fmul(e.c(0.5), x)
+    dleft = b.fmul(e.c(0.5), b.fadd(one, th))
+    dtanh = e.fma(b.fneg(th), th, one)
+    dinner = b.fmul(e.c(K["beta"]), e.fma(e.c(K["kappa3"]), b.fmul(x, x), one))
+    return _nan(e, b.fmul(g, b.fadd(dleft, b.fmul(b.fmul(left, dtanh), dinner))))
+
+
+def _dd(e):
+    """Emit's double-double steps, in sleef_u10's names and order."""
+    b, f = e.b, e.fma64
+
+    def add2_pf(xx, xy, y):
+        s = b.fadd(xx, y)
+        v = b.fsub(s, xx)
+        return s, b.fadd(b.fadd(b.fsub(xx, b.fsub(s, v)), b.fsub(y, v)), xy)
+
+    def add2_ff(x, y):
+        s = b.fadd(x, y)
+        v = b.fsub(s, x)
+        return s, b.fadd(b.fsub(x, b.fsub(s, v)), b.fsub(y, v))
+
+    def add2_pp(xx, xy, yx, yy):
+        s = b.fadd(xx, yx)
+        v = b.fsub(s, xx)
+        return s, b.fadd(b.fadd(b.fsub(xx, b.fsub(s, v)), b.fsub(yx, v)), b.fadd(xy, yy))
+
+    def add_fp(x, yx, yy):
+        s = b.fadd(x, yx)
+        return s, b.fadd(b.fadd(b.fsub(x, s), yx), yy)
+
+    def add_pp(xx, xy, yx, yy):
+        s = b.fadd(xx, yx)
+        return s, b.fadd(b.fadd(b.fadd(b.fsub(xx, s), yx), xy), yy)
+
+    def mul_pf(xx, xy, y):
+        s = b.fmul(xx, y)
+        return s, f(xy, y, f(xx, y, b.fneg(s)))
+
+    def mul_pp(xx, xy, yx, yy):
+        s = b.fmul(xx, yx)
+        return s, f(xx, yy, f(xy, yx, f(xx, yx, b.fneg(s))))
+
+    def squ(xx, xy):
+        s = b.fmul(xx, xx)
+        return s, f(b.fadd(xx, xx), xy, f(xx, xx, b.fneg(s)))
+
+    def div(nx, ny, dx, dy):
+        one = e.d(1.0)
+        t = b.fdiv(one, dx)
+        q = b.fmul(nx, t)
+        u = f(t, nx, b.fneg(q))
+        r = f(b.fneg(dy), t, f(b.fneg(dx), t, one))
+        return q, f(q, r, f(ny, t, u))
+
+    return {
+        "add2_pf": add2_pf,
+        "add2_ff": add2_ff,
+        "add2_pp": add2_pp,
+        "add_fp": add_fp,
+        "add_pp": add_pp,
+        "mul_pf": mul_pf,
+        "mul_pp": mul_pp,
+        "squ": squ,
+        "div": div,
+    }
+
+
+def _expk2d(e, d):
+    """sleef_u10._expk2 (float64) of 0 <= d <= 19: exp(d) as a double-double."""
+    b, f, c, o = e.b, e.fma64, e.d, _dd(e)
+    fq = b.call(e.rint64, [b.fmul(d, c(K64["r_ln2"]))])
+    q = b.fptosi(fq, e.i32)  # (|fq| < 28: no INT_MIN)
+    sx, sy = o["add2_ff"](d, b.fmul(fq, c(-K64["l2u"])))
+    sx, sy = o["add2_pf"](sx, sy, b.fmul(fq, c(-K64["l2l"])))
+    s2x, s2y = o["squ"](sx, sy)
+    s4x, s4y = o["squ"](s2x, s2y)
+    s8 = b.fmul(s4x, s4x)
+    p = [c(v) for v in K64["exp"]]
+
+    def poly4(c3, c2, c1, c0):
+        return f(s2x, f(sx, c3, c2), f(sx, c1, c0))
+
+    u = f(s8, f(sx, p[0], p[1]), f(s4x, poly4(*p[2:6]), poly4(*p[6:10])))
+    tx, ty = o["add_fp"](c(0.5), *o["mul_pf"](sx, sy, c(K64["c1"])))
+    tx, ty = o["add_fp"](c(1.0), *o["mul_pp"](tx, ty, sx, sy))
+    tx, ty = o["add_fp"](c(1.0), *o["mul_pp"](tx, ty, sx, sy))
+    tx, ty = o["add_pp"](tx, ty, *o["mul_pf"](s4x, s4y, u))
+    h = b.ashr(q, e.ir.Constant(e.i32, 1))
+    lo, hi = s64._pow2i64(e, h), s64._pow2i64(e, b.sub(q, h))
+    return b.fmul(b.fmul(tx, lo), hi), b.fmul(b.fmul(ty, lo), hi)
+
+
+def _tanh64(e, x):
+    """erf_tanh.sleef_tanh (float64) of x; a NaN x flagged (its result is SLEEF's bits)."""
+    b, c, o = e.b, e.d, _dd(e)
+    e.flag(b.fcmp_unordered("uno", x, x))
+    a = b.call(e.fabs, [x])
+    big = b.fcmp_unordered(">", a, c(K64["tanh_limit"]))
+    a = b.select(big, c(0.0), a)  # (its result replaced by 1 below)
+    dx, dy = _expk2d(e, a)
+    one = c(1.0)
+    ex = b.fdiv(one, dx)
+    ey = b.fmul(ex, e.fma64(b.fneg(dy), ex, e.fma64(b.fneg(dx), ex, one)))
+    nx, ny = o["add2_pp"](dx, dy, b.fneg(ex), b.fneg(ey))
+    mx, my = o["add2_pp"](dx, dy, ex, ey)
+    qx, qy = o["div"](nx, ny, mx, my)
+    y = b.fadd(qx, qy)
+    y = b.select(b.or_(big, b.fcmp_unordered("uno", y, y)), one, y)
+    neg = b.icmp_signed("<", b.bitcast(x, e.i64), e.ir.Constant(e.i64, 0))
+    return b.select(neg, b.fneg(y), y)
+
+
+def _gelu_inner64(e, x):
+    b = e.b
+    x3 = b.fmul(b.fmul(x, x), x)
+    return b.fmul(e.d(K64["beta"]), e.fma64(e.d(K64["kappa"]), x3, x))
+
+
+def _gelu_tanh64(e, x):
+    b = e.b
+    t = _tanh64(e, _gelu_inner64(e, x))
+    return _nan(e, b.fmul(b.fmul(e.d(0.5), x), b.fadd(e.d(1.0), t)))
+
+
+def _gelu_tanh_grad64(e, g, x):
+    b, one = e.b, e.d(1.0)
+    th = _tanh64(e, _gelu_inner64(e, x))
+    left = b.fmul(e.d(0.5), x)
+    dleft = b.fmul(e.d(0.5), b.fadd(one, th))
+    dtanh = e.fma64(b.fneg(th), th, one)
+    dinner = b.fmul(e.d(K64["beta"]), e.fma64(e.d(K64["kappa3"]), b.fmul(x, x), one))
+    return _nan(e, b.fmul(g, b.fadd(dleft, b.fmul(b.fmul(left, dtanh), dinner))))
+
+
 #: name -> (arguments, body(emit, *values), single)
 KERNELS = {
     "sigmoid_d": (1, _sigmoid64, False),
@@ -65,6 +289,48 @@ KERNELS = {
     "log_sigmoid_f": (1, _log_sigmoid32, True),
     "bce_logits_d": (2, _bce(_log_sigmoid64, lambda e: e.d(1.0)), False),
     "bce_logits_f": (2, _bce(_log_sigmoid32, lambda e: e.c(1.0)), True),
+    "gelu_tanh_d": (1, _gelu_tanh64, False),
+    "gelu_tanh_f": (1, _gelu_tanh32, True),
+    "gelu_tanh_grad_d": (2, _gelu_tanh_grad64, False),
+    "gelu_tanh_grad_f": (2, _gelu_tanh_grad32, True),
+}
+
+F = np.float32
+# the emulations' constants (tests/numerics/test_gelu_native.py checks that they are
+# sleef_u10's and gelu's, which cannot be imported here: they import native.py)
+K = {
+    "r_ln2": F(1.442695040888963407359924681001892137426645954152985934135449406931),
+    "l2u": F(0.693145751953125),
+    "l2l": F(1.428606765330187045e-06),
+    "exp": (F(0.1980960224e-3), F(0.1394256484e-2), F(0.8333456703e-2), F(0.4166637361e-1)),
+    "c1": F(0.166666659414234244790680580464),
+    "tanh_limit": F(8.664339742),
+    "beta": F(0.7978845608028654),
+    "kappa": F(0.044715),
+    "kappa3": F(3) * F(0.044715),
+}
+# and float64's
+K64 = {
+    "r_ln2": 1.442695040888963407359924681001892137426645954152985934135449406931,
+    "l2u": 0.69314718055966295651160180568695068359375,
+    "l2l": 0.28235290563031577122588448175013436025525412068e-12,
+    "exp": (
+        0.1602472219709932072e-9,
+        0.2092255183563157007e-8,
+        0.2505230023782644465e-7,
+        0.2755724800902135303e-6,
+        0.2755731892386044373e-5,
+        0.2480158735605815065e-4,
+        0.1984126984148071858e-3,
+        0.1388888888886763255e-2,
+        0.8333333333333347095e-2,
+        0.4166666666666669905e-1,
+    ),
+    "c1": 0.1666666666666666574e0,
+    "tanh_limit": 18.714973875,
+    "beta": 0.7978845608028654,
+    "kappa": 0.044715,
+    "kappa3": 3 * 0.044715,
 }
 
 

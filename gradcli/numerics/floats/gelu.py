@@ -28,6 +28,7 @@ import math
 
 import numpy as np
 
+from .. import native
 from ..parallel import GRAIN, THREADS
 from .erf_tanh import exp_u20, f32fma, libm_erf, libm_tanh, sleef_tanh, vec_erf
 from .fma import fma
@@ -55,10 +56,20 @@ def _fma(a, b, c):
     return np.asarray(fma(a, b, c, dtype=t), dtype=t)
 
 
-def _run(fn, arrays, grain=GRAIN):
+def _run(fn, arrays, grain=GRAIN, kernel=None):
+    """fn's vector and scalar code as tensor_iter.split runs them; the vector code's
+    values the compiled `kernel` (native_act.py) where one is loaded for the dtype (its
+    flagged values fn's)."""
+
+    def vector(*v):
+        out = None
+        if kernel is not None and all(a.flags.c_contiguous for a in v):
+            out = native.act(kernel, v[0].dtype, *v, exact=lambda *w: fn(_Vector, *w))
+        return fn(_Vector, *v) if out is None else out
+
     with np.errstate(all="ignore"):
         return split(
-            lambda *v: fn(_Vector, *v),
+            vector,
             lambda *v: fn(_Scalar, *v),
             arrays,
             VEC_BLOCK[arrays[0].dtype.type],
@@ -96,13 +107,17 @@ def gelu(x, approximate):
     """GeluKernelImpl of a float32/float64 array."""
     x = np.asarray(x)
     grain = x.size // THREADS if x.size > 16384 else GRAIN
-    return _run(lambda lib, v: _forward(lib, v, approximate == "tanh"), [x], grain)
+    tanh = approximate == "tanh"
+    kernel = "gelu_tanh" if tanh else None
+    return _run(lambda lib, v: _forward(lib, v, tanh), [x], grain, kernel)
 
 
 def gelu_backward(g, x, approximate):
     """GeluBackwardKernelImpl: the gradient of gelu at x for the incoming gradient g."""
     g, x = np.broadcast_arrays(np.asarray(g, x.dtype), np.asarray(x))
-    return _run(lambda lib, dy, v: _backward(lib, dy, v, approximate == "tanh"), [g, x])
+    tanh = approximate == "tanh"
+    kernel = "gelu_tanh_grad" if tanh else None
+    return _run(lambda lib, dy, v: _backward(lib, dy, v, tanh), [g, x], GRAIN, kernel)
 
 
 _AS_ERF = [

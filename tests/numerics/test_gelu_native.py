@@ -1,0 +1,87 @@
+"""GELU-tanh's emulation (numerics/floats/gelu.py) gives the same bits with the compiled
+kernels loaded (numerics/native_act.py: the forward and backward of the vector
+code's blocks in one pass each) as with NumPy only: random values of many sizes (odd
+ones leaving vector tails and scalar tails), wide and tiny values, signed zeros,
+infinities and NaNs, float32 and float64."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gradcli.numerics import native, native_act
+from gradcli.numerics.floats import gelu as gelu_mod, sleef_u10
+
+pytestmark = pytest.mark.skipif(not native.available(), reason="llvmlite is not installed")
+
+_SPECIAL = [0.0, -0.0, np.inf, -np.inf, np.nan, 8.66, -8.67, 1e-30, -1e-40, 3e3, -1e20, 1e38]
+
+
+def _values(rng, n, dt, spread):
+    v = rng.standard_normal(n) * 10.0 ** rng.integers(-spread, spread + 1, n)
+    return v.astype(dt)
+
+
+def _same(g, r):
+    assert g.dtype == r.dtype and g.shape == r.shape
+    same = g.view(np.uint8).reshape(*g.shape, -1) == r.view(np.uint8).reshape(*r.shape, -1)
+    return same.all(-1) | (np.isnan(g) & np.isnan(r))  # (a NaN's payload: NumPy's loops)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_gelu_tanh_native_is_numpys(dt):
+    if native.ready(1) is None:
+        pytest.skip("the compiled loops are not loaded")
+    rng = np.random.default_rng(11 + np.dtype(dt).itemsize)
+    sizes = [1, 2, 7, 8, 15, 16, 17, 31, 33, 100, 257, 1000, 4099]
+    sizes += [int(rng.integers(1, 3000)) for _ in range(30)]
+    for k, n in enumerate(sizes):
+        x = _values(rng, n, dt, (0, 1, 3)[k % 3])
+        if k % 4 == 1:
+            at = rng.integers(0, n, min(n, len(_SPECIAL)))
+            x[at] = np.array(_SPECIAL[: at.size], dt)
+        g = _values(rng, n, dt, 1)
+        shape = (n,) if k % 5 else (1, n)
+        x, g = x.reshape(shape), g.reshape(shape)
+        with np.errstate(all="ignore"):
+            got = [gelu_mod.gelu(x, "tanh"), gelu_mod.gelu_backward(g, x, "tanh")]
+            with native.numpy_only():
+                ref = [gelu_mod.gelu(x, "tanh"), gelu_mod.gelu_backward(g, x, "tanh")]
+        for a, b in zip(got, ref):
+            assert _same(a, b).all(), (n, k)
+
+
+def test_gelu_tanh_kernel_runs():
+    """The compiled kernels take plain values (so the comparison above compares them),
+    and flag a NaN for NumPy."""
+    if native.ready(1) is None:
+        pytest.skip("the compiled loops are not loaded")
+    x = np.linspace(-9, 9, 4096, dtype=np.float32)
+    flagged = []
+
+    def exact(v):
+        flagged.append(v.size)
+        return gelu_mod._forward(gelu_mod._Vector, v, True)
+
+    out = native.act("gelu_tanh", x.dtype, x, exact=exact)
+    assert out is not None and not flagged
+    x[5] = np.nan
+    out = native.act("gelu_tanh", x.dtype, x, exact=exact)
+    assert flagged == [1] and np.isnan(out[5])
+    x64 = np.linspace(-20, 20, 4096)
+    assert native.act("gelu_tanh", x64.dtype, x64, exact=exact) is not None
+    assert flagged == [1]
+
+
+def test_gelu_kernel_constants_are_the_emulations():
+    k, c = native_act.K, sleef_u10._C[np.float32]
+    assert (k["r_ln2"], k["l2u"], k["l2l"], k["c1"]) == (c["rln2"], c["l2u"], c["l2l"], c["c1"])
+    assert k["exp"] == tuple(c["exp"])
+    f = np.float32
+    assert k["beta"] == f(gelu_mod._BETA_TANH) and k["kappa"] == f(gelu_mod._KAPPA)
+    assert k["kappa3"] == f(3) * f(gelu_mod._KAPPA)
+    k, c = native_act.K64, sleef_u10._C[np.float64]
+    assert (k["r_ln2"], k["l2u"], k["l2l"], k["c1"]) == (c["rln2"], c["l2u"], c["l2l"], c["c1"])
+    assert k["exp"] == tuple(c["exp"])
+    assert (k["beta"], k["kappa"]) == (gelu_mod._BETA_TANH, gelu_mod._KAPPA)
+    assert k["kappa3"] == 3 * gelu_mod._KAPPA
