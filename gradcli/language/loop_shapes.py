@@ -17,6 +17,12 @@ A `for` or `while` body qualifies when each of its statements is one of:
   the plan is made: replay_plan.py, replay_defs.py), each argument a name or a number,
   recv a variable holding a list: the call replayed as the loop's item, its value
   appended;
+* `f(args)` or `ns.a.f(args)`, f a library function that declares `replay_compiled`
+  (library/values.py; `nn.utils.clip_grad_norm_(model.parameters(), 1.0)`), each
+  argument a variable, a number, a literal or `name.parameters()`: run as compiled
+  (checked when the plan is made: the name reaches that function, the variables hold
+  tensors, numbers, lists of tensors or gradcli's own modules,
+  replay_checks.library_checks);
 * `name.backward()` of a name such a statement made;
 * `idx = perm[i : i + bs]`: a variable indexed by numbers, variables and slices of them
   (`_batch`), run as compiled in its place, its name read after it as a loop target's
@@ -54,6 +60,10 @@ import os
 import sys
 import weakref
 
+# (torch.nn.utils: its functions' declarations, REPLAY_COMPILED, loaded here; its namespace is
+# made only when a program reads it, after the program's loops are compiled)
+from ..library.nn import utils  # noqa: F401
+from ..library.values import REPLAY_COMPILED
 from ..ops.registry import BUILTINS, METHOD_ONLY
 from .functions import UserFunction
 from .parser import Tree
@@ -504,6 +514,9 @@ def _kind(node):
                 c.children[0].children[1].value,
                 *args,
             )
+        got = _library_call(c)
+        if got is not None:  # clip_grad_norm_(model.parameters(), 1.0): run as compiled
+            return "library", got
     if (
         d == "augassign"
         and isinstance(ch[0], Tree)
@@ -533,6 +546,37 @@ def _kind(node):
     if d in ("pass_stmt", "global_stmt", "nonlocal_stmt"):  # (no names read: Tokens)
         return "updates", None
     return None
+
+
+def _library_call(c):
+    """(variable, attributes, the function's name, the variables whose `parameters()`
+    it passes) of a statement `f(args)` or `ns.a.f(args)` (`nn.utils.clip_grad_norm_(
+    model.parameters(), 1.0)`), f the name of a library function that declares
+    `replay_compiled` (library/values.py; the function the name reaches is checked when
+    the plan is made, replay_checks.library_checks), each argument a variable, a number,
+    a literal (a string, None, True, False) or `name.parameters()`; else None."""
+    if not (isinstance(c, Tree) and c.data == "call"):
+        return None
+    got, passed = _dotted(c.children[0]), _keywords(c)
+    if got is None or passed is None:
+        return None
+    name, path = got
+    attr = path[-1] if path else name
+    if attr not in REPLAY_COMPILED:
+        return None
+    params = set()
+
+    def ok(a):
+        if a.data == "call" and _args(a) == [] and a.children[0].data == "getattr":
+            recv = _dotted(a.children[0])
+            if recv is not None and recv[1] == ("parameters",):
+                params.add(recv[0])
+                return True
+        return _number(a) or a.data == "name"
+
+    if not all(_option(a, ok) for a in passed[0] + passed[1]):
+        return None
+    return name, path[:-1], attr if path else None, tuple(sorted(params))
 
 
 def _batch(node) -> bool:

@@ -6,6 +6,7 @@ whether a method call may run as compiled in a replayed iteration (`compiled_cal
 from __future__ import annotations
 
 import math
+from types import FunctionType
 
 from ..runtime.limits import SAMPLE
 from ..core.tensor import Tensor
@@ -168,6 +169,34 @@ def kinds(loads, read):
             yield name, list_check(load, v)  # (`for p in params:`, a list of tensors)
         else:
             raise Fail(f"`{name}` holds {_held(v)}")
+
+
+def library_checks(what, loads, read):
+    """The checks of a statement calling a library function that declares
+    `replay_compiled` (loop_shapes._library_call: `what`): the variable naming it holds
+    it, or a namespace whose attributes reach it (the same object, checked); the
+    variables whose `parameters()` it passes gradcli's own modules or modules seen
+    through whose `parameters` is Module's (`compiled_call`); each variable it reads a
+    tensor, a number, a list of tensors or such a module (`kinds`); else Fail."""
+    if read is None:
+        raise Fail
+    name, path, attr, params = what
+    v = root = read.get(name)
+    for a in path + ((attr,) if attr is not None else ()):
+        v = v.members.get(a) if type(v) is Namespace else None
+    if type(v) is not FunctionType or v.__dict__.get("replay_compiled") is not True:
+        raise Fail(f"`{name}` holds {_held(root)}")
+    for recv in params:
+        m = read.get(recv)
+        if not (
+            isinstance(m, Module)
+            and type(m).parameters is Module.parameters
+            and compiled_call(m, "parameters")
+        ):
+            raise Fail(f"`{recv}` holds {_held(m)}")
+    load = next(x[1] for x in loads if x[0] == name)
+    yield name, (load, 2, root, None, None, None, None)
+    yield from kinds(tuple(x for x in loads if x[0] != name), read)
 
 
 def list_check(load, v):

@@ -36,6 +36,7 @@ from .replay_records import APPEND, GUARD, ITEM, Guard, NotedStep, Step, plain
 from .replay_records import BATCH, Batch
 from .replay_steps import taking
 from .replay_checks import Fail, checks_of, compiled_call, keeps, kinds, namespaces, once
+from .replay_checks import library_checks
 from .replay_updates import block_item, bookkeeping_item, zero_grad
 
 
@@ -508,7 +509,8 @@ def _as_compiled(kind, what, extra, read, checks, closure, at):
     if kind == "batch":
         checks.extend(kinds(extra[1], read))
         return Batch(BATCH, closure, what, at)
-    checks.extend(kinds(extra, read))
+    # (clip_grad_norm_(model.parameters(), 1.0): its function and arguments checked)
+    checks.extend(library_checks(what, extra, read) if kind == "library" else kinds(extra, read))
     return AsCompiled(AS_COMPILED, closure)
 
 

@@ -22,6 +22,23 @@ from ..runtime import context
 METHODS: dict = {}  # x.name(...) of a tensor: name -> fn(tensor, *args, **kwargs)
 
 
+#: the names of the library functions that declare `replay_compiled`: what a replayed loop's
+#: statement `f(args)` may call (language/loop_shapes.py; the function it reaches is checked
+#: when the plan is made)
+REPLAY_COMPILED: set = set()
+
+
+def replay_compiled(fn):
+    """Declares that a replayed loop body may run a statement calling the library function
+    fn as compiled in its place (language/loop_shapes._library_call, replay_checks.
+    library_checks): fn runs no code of the program while its arguments are tensors,
+    numbers, literals and lists of tensors, and changes nothing a replay's plan checks
+    (no variable, module or graph: only tensors' values, in place)."""
+    fn.replay_compiled = True
+    REPLAY_COMPILED.add(fn.__name__)
+    return fn
+
+
 class Module:
     """`torch`, `torch.autograd`, `F` ...: attribute access finds built-ins by name."""
 

@@ -22,7 +22,7 @@ from ...engine.function import FUNCTIONS
 from ...numerics.sums.vector_norm import vector_norm
 from ...runtime import context
 from ...runtime.errors import GradRuntimeError, GradTypeError
-from ..values import program_object
+from ..values import program_object, replay_compiled
 from .module import Module
 
 
@@ -100,6 +100,7 @@ def _coef64(total, max_norm):
     return 1.0 if coef > 1.0 else coef
 
 
+@replay_compiled
 def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
     """Clip the gradients' total norm to max_norm; returns the total norm before."""
     params = _tensors(parameters, "clip_grad_norm_")
@@ -109,6 +110,7 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
     return total
 
 
+@replay_compiled
 def clip_grad_value_(parameters, clip_value, foreach=None):
     """Clamp each gradient to [-clip_value, clip_value] in place."""
     c = float(clip_value)
