@@ -6,7 +6,8 @@ A `for` or `while` body qualifies when each of its statements is one of:
 * `name = expression`, the expression made of variables, number literals, `+ - * /
   ** ^` (and `@` while matmul declares itself pure), unary minus, the methods of ops that declare themselves pure (`register(...,
   pure=True or "method")`, ops/registry.py) with number arguments, and the functions
-  of ops that declare `pure=True` (also as `torch.mean(...)`) of one such expression,
+  of ops that declare `pure=True` (also as `torch.mean(...)`) of such expressions or
+  list and tuple displays of them (`torch.cat([h, x], 1)`, `dim=(0, 2)`),
   indexing by numbers and variables (`xy[0]`, `X[idx]`, while the index op declares
   itself pure: an index tensor taken each iteration, replay_plan._keys), and calls
   `model(expression, ...)` of a variable (checked when the plan is made: one of
@@ -152,8 +153,8 @@ def _pure_function(name) -> bool:
 
 
 def _pure_method(name) -> bool:
-    """... and as `x.f(numbers)`."""
-    entry = BUILTINS.get(name)
+    """... and as `x.f(numbers)` (also a method-only op's: `x.view(-1, 4)`)."""
+    entry = BUILTINS.get(name) or METHOD_ONLY.get(name)
     return entry is not None and (entry.pure is True or entry.pure == "method")
 
 
@@ -181,7 +182,7 @@ def _pure_call(node, me=None) -> bool:
     args, options = got
 
     def ok(a):
-        return pure(a, me)
+        return pure(a, me) or _display(a, me)
 
     if fn.data == "getattr":
         recv, attr = fn.children[0], fn.children[1].value
@@ -213,6 +214,21 @@ def _pure_call(node, me=None) -> bool:
             and all(_option(v, ok) for v in options)
         )
     return False
+
+
+def _display(node, me) -> bool:
+    """Whether an op's argument is a list or tuple display of pure expressions
+    (`torch.cat([h, x], 1)`: the op takes the tensors, which the plan maps as it maps
+    any argument)."""
+    if not isinstance(node, Tree):
+        return False
+    if node.data == "list_" and len(node.children) == 1:
+        node = node.children[0]
+        if not (isinstance(node, Tree) and node.data == "list_items"):
+            return False
+    elif node.data != "tuple_items":
+        return False
+    return bool(node.children) and all(pure(c, me) for c in node.children)
 
 
 def _keywords(call):

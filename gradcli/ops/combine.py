@@ -108,7 +108,7 @@ def _tensor_list(tensors, what):
     aliases=("concat", "concatenate"),
     batch="join",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=None,
 )
 def cat(tensors, dim=0):
@@ -157,7 +157,7 @@ def _split_t(g, sizes, axis):
     category="shape",
     batch="join",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=None,
 )
 def stack(tensors, dim=0):

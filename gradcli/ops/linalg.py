@@ -553,7 +553,7 @@ class T(Transpose):
     aliases=("swapaxes", "swapdims"),
     batch="transpose",
     inplace=None,
-    pure=False,
+    pure=True,
     parser={
         "transpose": Parser(("dim0", "dim1")),
         "swapaxes": Parser(("axis0", "axis1")),
@@ -579,7 +579,7 @@ def transpose(x, dim0, dim1):
     category="linalg",
     batch="t",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=None,
 )
 @viewing

@@ -104,7 +104,7 @@ def _viewable(arr, shape):
     category="shape",
     batch="reshape",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=None,
 )
 @tensor_f("reshape")
@@ -137,7 +137,7 @@ def _reshaped(x, shape):
     category="shape",
     batch="reshape",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=None,
 )
 @viewing
@@ -239,7 +239,7 @@ class SqueezeMatmul(Squeeze):
     category="shape",
     batch="squeeze",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=None,
 )
 @viewing
@@ -289,7 +289,7 @@ class Unsqueeze(Function):
     category="shape",
     batch="unsqueeze",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=Parser(("dim",)),
 )
 @viewing
@@ -418,7 +418,7 @@ class Permute(Function):
     category="shape",
     batch="permute",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=None,
 )
 @viewing

@@ -25,6 +25,8 @@ def _value(v, names, setup):
         )
         names.append(name)
         return name
+    if isinstance(v, list) and any(isinstance(x, Arg) for x in v):  # (cat's tensors)
+        return f"[{', '.join(_value(x, names, setup) for x in v)}]"
     if isinstance(v, list):  # (a target's classes, a weight: a tensor, as programs pass)
         name = f"c{len(setup)}"
         setup.append(f"{name} = torch.tensor({list(v)!r})")
@@ -34,9 +36,22 @@ def _value(v, names, setup):
 
 # samples whose loop the plan does not make yet (each still runs as compiled, its results
 # the compiled loop's; one that starts to replay fails the test, to be taken off the list)
+_VIEW = "no plan: the statement's result is a view of a variable's tensor"
 _NOT_YET = {
-    ("flatten", 0): "flatten's view is not an op the plan replays",
-    ("flatten", 1): "flatten's view is not an op the plan replays",
+    **{
+        (op, i): _VIEW
+        for op, n in (
+            ("flatten", 2),
+            ("reshape", 2),
+            ("squeeze", 2),
+            ("unsqueeze", 2),
+            ("permute", 1),
+            ("transpose", 2),
+            ("t", 1),
+            ("view", 1),
+        )
+        for i in range(n)
+    },
     ("binary_cross_entropy_with_logits", 2): "no plan: a pos_weight tensor with reduction='none'",
     ("nll_loss", 3): "no plan: a target of more than one dim",
     ("nll_loss", 4): "no plan: a target of more than one dim",
@@ -47,29 +62,35 @@ _NOT_YET = {
     ("norm", 1): "no plan: p=2.0 (from its default) is a value no variable or constant gives",
     ("norm", 2): "no plan: p=2.0 (from its default) is a value no variable or constant gives",
     ("norm", 3): "no plan: p=2.0 (from its default) is a value no variable or constant gives",
+    ("norm", 5): "no plan: an op takes a value that is neither a variable's tensor nor a constant",
+    ("layer_norm", 0): "no plan: eps=1e-05 (its default) is a value no variable or constant gives",
 }
 
 
-def _not_yet(args, kwargs):
-    """Why a sample's loop is not replayed yet, from its arguments (a tuple of dims)."""
-    if any(isinstance(v, tuple) for v in (*args, *kwargs.values())):
-        return "no plan: a tuple argument (dims, a normalized shape) is not a constant yet"
-    return None
-
-
-def _programs():
+def _programs(of_op=False):
+    """The samples' loops; `of_op`: those of the samples whose result views a variable's
+    tensor, with the op given that tensor times 2 instead (a view of an op's output)."""
     out = []
     for e in ENTRIES:
-        if e.pure is not True or not isinstance(e.checks, list) or e.name not in BUILTINS:
+        method = e.name not in BUILTINS  # (a method-only op: `x.view(6)`)
+        if e.pure is not True or not isinstance(e.checks, list) or method and not e.method:
             continue
         for i, (args, kwargs) in enumerate(e.checks):
+            why = _NOT_YET.get((e.name, i))
+            if of_op and why != _VIEW:
+                continue
             names, setup = [], []
             parts = [_value(a, names, setup) for a in args]
             parts += [f"{k}={_value(v, names, setup)}" for k, v in kwargs.items()]
             if not names:
                 continue
+            if of_op:
+                parts[0] = f"{parts[0]} * 2.0"
+                why = None
             space = "F" if e.category in ("loss", "nn") else "torch"
             call = f"{space}.{e.name}({', '.join(parts)})"
+            if method:
+                call = f"({parts[0]}).{e.name}({', '.join(parts[1:])})"
             grads = ", ".join(f"{n}.grad" for n in names)
             source = "\n".join(
                 [
@@ -84,7 +105,6 @@ def _programs():
                     f"print(out, loss, {grads})",
                 ]
             )
-            why = _NOT_YET.get((e.name, i)) or _not_yet(args, kwargs)
             out.append(pytest.param(source, why, id=f"{e.name}-{i}"))
     return out
 
@@ -99,3 +119,8 @@ def test_a_pure_op_replays_as_compiled(source, not_yet, monkeypatch):
         assert replayed > 0, "the loop did not replay"
     else:
         assert replayed == 0, f"it replays now: take it off the list ({not_yet})"
+
+
+@pytest.mark.parametrize("source,not_yet", _programs(of_op=True))
+def test_a_view_op_replays_on_an_ops_output(source, not_yet, monkeypatch):
+    test_a_pure_op_replays_as_compiled(source, not_yet, monkeypatch)
