@@ -590,7 +590,7 @@ def sub(a, b):
     batch="elementwise",
     inplace=Inplace("mul_", reads_argument=True),
     operators=("*",),
-    pure=False,
+    pure=True,
     parser=Parser(("other",)),
 )
 @internal("mul")

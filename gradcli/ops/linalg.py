@@ -370,7 +370,7 @@ class Bmm(Function):
     category="linalg",
     batch=None,
     inplace=None,
-    pure=False,
+    pure=True,
     parser=None,
 )
 @tensor_f("bmm")
@@ -397,7 +397,7 @@ def bmm(a, b):
     category="linalg",
     batch="mm",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=Parser(overloaded=True, method_params=("mat2",)),
 )
 @tensor_f("mm")
@@ -418,7 +418,7 @@ def mm(a, b):
     category="linalg",
     batch="mv",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=Parser(("vec",)),
 )
 @tensor_f("mv")
@@ -443,7 +443,7 @@ def mv(a, v):
     category="linalg",
     batch="dot",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=Parser(("tensor",)),
 )
 def dot(a, b):
@@ -488,7 +488,7 @@ def vdot(a, b):
     aliases=("ger",),
     batch="outer",
     inplace=None,
-    pure=False,
+    pure=True,
     parser=Parser(("vec2",)),
 )
 @tensor_f("outer")

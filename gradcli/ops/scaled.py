@@ -163,7 +163,7 @@ def add(input, other, *, alpha=1):
     batch="elementwise",
     inplace="sub_",
     operators=("-",),
-    pure=False,
+    pure=True,
     parser={
         "sub": Parser(
             expected=(
