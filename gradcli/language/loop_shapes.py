@@ -177,7 +177,7 @@ def _pure_call(node, me=None) -> bool:
     if node.data != "call":
         return False
     fn, got = node.children[0], _keywords(node)
-    if got is None or not isinstance(fn, Tree):
+    if got is None or not isinstance(fn, Tree) or _in_place(node):
         return False
     args, options = got
 
@@ -246,6 +246,19 @@ def _keywords(call):
         else:
             positional.append(a)
     return positional, options
+
+
+def _in_place(call) -> bool:
+    """Whether a call passes `inplace=` other than False (`F.relu(x, inplace=True)`:
+    its input written in place, not a pure op's call)."""
+    args = call.children[1]
+    return any(
+        isinstance(a, Tree)
+        and a.data == "kwarg"
+        and a.children[0].value == "inplace"
+        and not (isinstance(a.children[1], Tree) and a.children[1].data == "false")
+        for a in (args.children if args is not None else ())
+    )
 
 
 def _literal_args(call):

@@ -124,3 +124,35 @@ def test_a_pure_op_replays_as_compiled(source, not_yet, monkeypatch):
 @pytest.mark.parametrize("source,not_yet", _programs(of_op=True))
 def test_a_view_op_replays_on_an_ops_output(source, not_yet, monkeypatch):
     test_a_pure_op_replays_as_compiled(source, not_yet, monkeypatch)
+
+
+_F_RELU = """import torch
+import torch.nn.functional as F
+torch.manual_seed(0)
+X = torch.randn(16, 4)
+Y = torch.randn(16, 1)
+W1 = torch.randn(4, 8, requires_grad=True)
+W2 = torch.randn(8, 1, requires_grad=True)
+for i in range(12):
+    h = F.relu(X @ W1{flag})
+    loss = F.mse_loss(h @ W2, Y)
+    loss.backward()
+    with torch.no_grad():
+        W1 -= 0.01 * W1.grad
+        W2 -= 0.01 * W2.grad
+        W1.grad.zero_()
+        W2.grad.zero_()
+print(loss, W1, W2)
+"""
+
+
+@pytest.mark.parametrize("flag", ["", ", inplace=False", ", inplace=True", ", True"])
+def test_functional_activations_replay_unless_in_place(flag, monkeypatch):
+    """F.relu (F's own function, which takes `inplace`) is its op's function to a replayed
+    loop; a call that writes its input in place is not replayed."""
+    source = _F_RELU.format(flag=flag)
+    on, off = replay_both(source)
+    assert (on.stdout, on.stderr, on.returncode) == (off.stdout, off.stderr, off.returncode)
+    assert off.returncode == 0, off.stderr
+    replayed = replayed_iterations(monkeypatch, source)
+    assert (replayed > 0) == (flag in ("", ", inplace=False"))

@@ -502,6 +502,19 @@ case(
     """,
 )
 
+case(
+    "functional/relu_inplace_positional",
+    """
+    import torch
+    import torch.nn.functional as F
+    x = torch.tensor([-1.0, 2.0, -3.0])
+    y = F.relu(x, True)
+    print(y, x, y is x, x._version)
+    z = torch.tensor([-0.5, 0.5], requires_grad=True) * 2
+    print(F.relu(z, inplace=False), F.relu(z, True), z)
+    """,
+)
+
 errors(
     "custom_function/clearing_errors",
     "import torch\n"

@@ -44,6 +44,9 @@ def functional(fn, name, doc, at=None):
     wrapper.__name__ = name
     wrapper.__doc__ = f"{doc}; with inplace=True, written into input"
     wrapper.__wrapped__ = fn  # (its signature, for help and the reference)
+    # the op it calls without inplace (replay_checks.namespaces; a call passing inplace is
+    # not one a replayed loop makes: loop_shapes._pure_call)
+    wrapper.op_function = name
     return wrapper
 
 
@@ -53,8 +56,14 @@ def _activations():
         fn = entry.fn
         if entry.category == "math" and hasattr(fn, "__code__") and "inplace" in _arguments(fn):
             out[name] = functional(fn, name, entry.doc)
-    out["relu"] = functional(FUNCTIONS["relu"], "relu", BUILTINS["relu"].doc, at=1)
+    out["relu"] = functional(_relu, "relu", BUILTINS["relu"].doc)
     return out
+
+
+def _relu(input, inplace=False):
+    """F.relu's signature (torch.relu has no `inplace`): the op, `inplace` taken by the
+    wrapper (`functional`)."""
+    return FUNCTIONS["relu"](input)
 
 
 #: F's activations that take inplace=
