@@ -25,6 +25,7 @@ import numpy as np
 from ..runtime import context
 from ..core.tensor import Tensor, next_seq
 from . import versions
+from .declare import none
 from .modes import state as _modes
 
 _OUT = versions.OWN  # marker: a saved value that is the op's own output
@@ -237,6 +238,39 @@ class Function:
             else:
                 out.append((p, 0))
         return tuple(out)
+
+
+class Untracked(Function):
+    """Base of a node class whose output is never differentiable (an integer or bool
+    result: argmax's indices, a comparison's mask, a cast to an integer dtype): `apply`
+    runs its forward and gives a Tensor that requires no grad, whatever its inputs
+    require, and makes no node, as PyTorch gives such results.  It goes through `apply`
+    so a recording (engine/replay.py) notes it as an op that made no node, and a
+    replayed loop runs its forward again."""
+
+    __slots__ = ()
+    jvp = none("no gradient: its output is an integer or bool tensor")
+    saved_names = ()  # it saves nothing
+    formula = none("no gradient: its output is an integer or bool tensor")
+
+    def backward(self, g, F):  # (never called: no node is made)
+        raise NotImplementedError(self.name)
+
+    @classmethod
+    def apply(cls, *args, **params):
+        m = _modes
+        if m.on and m.recorder is not None:  # (a recorder alone: note the plain op)
+            m.on = False
+            try:
+                out = cls.apply(*args, **params)
+            finally:
+                m.on = True
+            m.recorder.note(cls, args, params, out)
+            return out
+        node = cls.__new__(cls)
+        node.saved = ()
+        out = node.forward(*[a.data if type(a) is Tensor else a for a in args], **params)
+        return Tensor(out if type(out) is np.ndarray else np.asarray(out))
 
 
 def _moded(cls, args, params):

@@ -74,6 +74,7 @@ _ARITH = frozenset({"+", "-", "*", "/", "**"})
 _ARITH_AT = _ARITH | {"@"}  # (and `@` when matmul declares itself pure)
 _COND_OPS = frozenset({"+", "-", "*", "%", "//"})
 _COMPARE = frozenset({"==", "!=", "<", ">", "<=", ">="})
+_COMPARED = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}  # their ops
 
 
 #: the statements a body must have one of to be replayed: an assignment, or the append
@@ -153,8 +154,9 @@ def _pure_function(name) -> bool:
 
 
 def _pure_method(name) -> bool:
-    """... and as `x.f(numbers)` (also a method-only op's: `x.view(-1, 4)`)."""
-    entry = BUILTINS.get(name) or METHOD_ONLY.get(name)
+    """... and as `x.f(numbers)` (also a method-only op's: `x.view(-1, 4)`, `x.float()`,
+    whose entry comes before a function's of the same name, `float(x)`)."""
+    entry = METHOD_ONLY.get(name) or BUILTINS.get(name)
     return entry is not None and (entry.pure is True or entry.pure == "method")
 
 
@@ -173,6 +175,15 @@ def _pure_call(node, me=None) -> bool:
             and isinstance(subs, Tree)
             and subs.data == "subscripts"
             and all(_number(c) or c.data == "name" for c in subs.children)
+        )
+    if node.data == "compare":  # (a == b): one comparison, when its op declares itself pure
+        ch = node.children
+        return (
+            len(ch) == 3
+            and ch[1].children[0].value in _COMPARE
+            and _pure_function(_COMPARED[ch[1].children[0].value])
+            and pure(ch[0], me)
+            and pure(ch[2], me)
         )
     if node.data != "call":
         return False

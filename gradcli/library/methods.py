@@ -444,7 +444,7 @@ def _cast_method(name, dt, batch):
         f"a copy as {dtypes.TORCH_NAMES.get(dt, 'torch.' + dt.name)}",
         batch=batch,
         inplace=None,
-        pure=False,
+        pure=True,
         checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
         parser=None,
     )(lambda x: to(x, dt))
@@ -463,7 +463,7 @@ _cast_method("half", np.dtype(np.float16), None)
     "a copy as torch.float32",
     batch="elementwise",
     inplace=None,
-    pure=False,
+    pure=True,
     checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
     parser=None,
 )
@@ -477,7 +477,7 @@ def _float_m(x):
     "a copy as torch.int32",
     batch="elementwise",
     inplace=None,
-    pure=False,
+    pure=True,
     checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
     parser=None,
 )
@@ -491,7 +491,7 @@ def _int_m(x):
     "a copy as torch.bool",
     batch="elementwise",
     inplace=None,
-    pure=False,
+    pure=True,
     checks=none("not a differentiable op, or a cast the gradient tests do not sample"),
     parser=None,
 )

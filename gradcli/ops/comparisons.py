@@ -3,10 +3,12 @@ results, not differentiable."""
 
 from __future__ import annotations
 
+from typing import Any
 
 import numpy as np
 
 from ..engine.declare import none
+from ..engine.function import Untracked
 from ..core import dtypes
 from ..core.convert import tensor_arg
 from ..runtime.limits import check_reduction
@@ -16,16 +18,24 @@ from .dims import norm_dims
 from .elementwise import _args2, _wrapped
 
 
-def _compare(npfn):
+class _Compare(Untracked):
+    """a op b element-wise: a bool tensor."""
+
+    __slots__ = ()
+    np_fn: Any = None
+
+    def forward(self, a, b):
+        return np.asarray(self.np_fn(a, b))
+
+
+def _compare(cls):
     def fn(a, b):
         a, b = _args2(a, b)
         if type(a) is int or type(b) is int:  # compared in the integer dtype, as PyTorch
             dt = dtypes.result_type(a, b)
             if dt.kind in "iu":
                 a, b = _wrapped(a, dt), _wrapped(b, dt)
-        ad = a.data if type(a) is Tensor else a
-        bd = b.data if type(b) is Tensor else b
-        return Tensor(np.asarray(npfn(ad, bd)))
+        return cls.apply(a, b)
 
     return fn
 
@@ -38,6 +48,11 @@ for _name, _np, _sym in (
     ("eq", np.equal, "=="),
     ("ne", np.not_equal, "!="),
 ):
+    _cls = type(
+        _name.capitalize(),
+        (_Compare,),
+        {"__slots__": (), "name": _name, "np_fn": staticmethod(_np), "__module__": __name__},
+    )
     register(
         _name,
         f"{_name}(input, other)",
@@ -49,9 +64,9 @@ for _name, _np, _sym in (
         batch="elementwise",
         inplace=None,
         operators=(_sym,),
-        pure=False,
-    )(internal(_name)(_compare(_np)))
-del _name, _np, _sym
+        pure=True,
+    )(internal(_name)(_compare(_cls)))
+del _name, _np, _sym, _cls
 
 
 for _name, _np, _doc in (

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
 
 import numpy as np
 
 from ..engine.declare import none
 from ..engine.saved import saved_shown
-from ..engine.function import FUNCTIONS
+from ..engine.function import FUNCTIONS, Untracked
 from ..core.convert import tensor_arg
 from ..runtime.errors import GradIndexError, GradRuntimeError
 from ..runtime.limits import check_reduction
@@ -174,24 +175,46 @@ def min_(input, dim=None, keepdim=False):
     return _maxmin("min", MinAll, MinDim, minimum, input, dim, keepdim)
 
 
-def _arg(np_fn, input, dim=None, keepdim=False):
-    x = tensor_arg(input).data
-    axis = None if dim is None else (norm_dims(dim, x.ndim) or (0,))[0]
-    if x.size == 0 and (axis is None or x.ndim and x.shape[axis] == 0):
-        raise GradIndexError(
-            f"{np_fn.__name__}(): Expected reduction dim "
-            + (
-                "to be specified for input.numel() == 0."
-                if axis is None
-                else f"{axis} to have non-zero size."
+class _Arg(Untracked):
+    """argmax / argmin: the index of the largest / smallest element, an int64 tensor."""
+
+    __slots__ = ()
+    np_fn: Any = None
+
+    def forward(self, x, dim=None, keepdim=False):
+        np_fn = self.np_fn
+        axis = None if dim is None else (norm_dims(dim, x.ndim) or (0,))[0]
+        if x.size == 0 and (axis is None or x.ndim and x.shape[axis] == 0):
+            raise GradIndexError(
+                f"{np_fn.__name__}(): Expected reduction dim "
+                + (
+                    "to be specified for input.numel() == 0."
+                    if axis is None
+                    else f"{axis} to have non-zero size."
+                )
             )
-        )
-    if dim is None:
-        r = np.asarray(np_fn(x.reshape(-1)), dtype=np.int64)
-        return Tensor(r.reshape((1,) * x.ndim) if keepdim else r)
-    if x.ndim == 0:
-        return Tensor(np.zeros((), dtype=np.int64))
-    return Tensor(np.asarray(np_fn(x, axis=axis, keepdims=keepdim), dtype=np.int64))
+        if dim is None:
+            r = np.asarray(np_fn(x.reshape(-1)), dtype=np.int64)
+            return r.reshape((1,) * x.ndim) if keepdim else r
+        if x.ndim == 0:
+            return np.zeros((), dtype=np.int64)
+        return np.asarray(np_fn(x, axis=axis, keepdims=keepdim), dtype=np.int64)
+
+
+class ArgMax(_Arg):
+    __slots__ = ()
+    name = "argmax"  # (never shown: no node is made)
+    np_fn = staticmethod(np.argmax)
+
+
+class ArgMin(_Arg):
+    __slots__ = ()
+    name = "argmin"  # (never shown: no node is made)
+    np_fn = staticmethod(np.argmin)
+
+
+def _arg(cls, input, dim=None, keepdim=False):
+    return cls.apply(tensor_arg(input), dim=dim, keepdim=keepdim)
 
 
 @register(
@@ -202,12 +225,12 @@ def _arg(np_fn, input, dim=None, keepdim=False):
     category="reduce",
     batch="reduction_one_dim",
     inplace=None,
-    pure=False,
+    pure=True,
     checks=none("not differentiable (indices)"),
     parser=None,
 )
 def argmax(input, dim=None, keepdim=False):
-    return _arg(np.argmax, input, dim, keepdim)
+    return _arg(ArgMax, input, dim, keepdim)
 
 
 @register(
@@ -218,9 +241,9 @@ def argmax(input, dim=None, keepdim=False):
     category="reduce",
     batch="reduction_one_dim",
     inplace=None,
-    pure=False,
+    pure=True,
     checks=none("not differentiable (indices)"),
     parser=None,
 )
 def argmin(input, dim=None, keepdim=False):
-    return _arg(np.argmin, input, dim, keepdim)
+    return _arg(ArgMin, input, dim, keepdim)

@@ -9,7 +9,7 @@ import numpy as np
 from ..engine.declare import none
 from ..engine.saved import given, saved_shape, saved_shown
 from ..core import dtypes
-from ..engine.function import Function
+from ..engine.function import Function, Untracked
 from ..engine.forward import linear
 from ..engine.versions import type_word, viewing
 from ..core.convert import tensor_arg
@@ -482,6 +482,16 @@ class ToCopy(Function):
     jvp = linear
 
 
+class Cast(Untracked):
+    """A cast of a tensor that requires grad to an integer or bool dtype: no gradient."""
+
+    __slots__ = ()
+    name = "to"  # (never shown: no node is made)
+
+    def forward(self, x, dtype):
+        return x.astype(dtype)
+
+
 @internal("to")
 def to(x, dtype, copy=False):
     x = tensor_arg(x)
@@ -489,7 +499,7 @@ def to(x, dtype, copy=False):
     if x.data.dtype == dtype and not copy:
         return x
     if x.requires_grad and dtype.kind != "f":
-        return Tensor(x.data.astype(dtype))
+        return Cast.apply(x, dtype=dtype)
     return ToCopy.apply(x, dtype=dtype)
 
 
