@@ -246,7 +246,9 @@ class Untracked(Function):
     runs its forward and gives a Tensor that requires no grad, whatever its inputs
     require, and makes no node, as PyTorch gives such results.  It goes through `apply`
     so a recording (engine/replay.py) notes it as an op that made no node, and a
-    replayed loop runs its forward again."""
+    replayed iteration runs its forward again.  Its forward keeps nothing on the node
+    (`apply` calls it on the class itself, making no object): its first two arguments
+    may be tensors, the others are constants."""
 
     __slots__ = ()
     jvp = none("no gradient: its output is an integer or bool tensor")
@@ -267,9 +269,18 @@ class Untracked(Function):
                 m.on = True
             m.recorder.note(cls, args, params, out)
             return out
-        node = cls.__new__(cls)
-        node.saved = ()
-        out = node.forward(*[a.data if type(a) is Tensor else a for a in args], **params)
+        a = args[0]
+        if type(a) is Tensor:
+            a = a.data
+        n = len(args)
+        if n == 1:
+            out = cls.forward(cls, a, **params)
+        elif n == 2:  # (a comparison)
+            b = args[1]
+            out = cls.forward(cls, a, b.data if type(b) is Tensor else b, **params)
+        else:
+            b = args[1]
+            out = cls.forward(cls, a, b.data if type(b) is Tensor else b, *args[2:], **params)
         return Tensor(out if type(out) is np.ndarray else np.asarray(out))
 
 

@@ -4,7 +4,9 @@ shapes of statement checked on the parse tree, once, when the loop is compiled.
 A `for` or `while` body qualifies when each of its statements is one of:
 
 * `name = expression`, the expression made of variables, number literals, `+ - * /
-  ** ^` (and `@` while matmul declares itself pure), unary minus, the methods of ops that declare themselves pure (`register(...,
+  ** ^` (and `@` while matmul declares itself pure), one comparison (`a == b`, `a < b`)
+  of such expressions while its op declares itself pure, unary minus, the methods of ops
+  that declare themselves pure (`register(...,
   pure=True or "method")`, ops/registry.py) with number arguments, and the functions
   of ops that declare `pure=True` (also as `torch.mean(...)`) of such expressions or
   list and tuple displays of them (`torch.cat([h, x], 1)`, `dim=(0, 2)`),

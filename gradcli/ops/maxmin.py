@@ -214,7 +214,7 @@ class ArgMin(_Arg):
 
 
 def _arg(cls, input, dim=None, keepdim=False):
-    return cls.apply(tensor_arg(input), dim=dim, keepdim=keepdim)
+    return cls.apply(tensor_arg(input), dim, keepdim)
 
 
 @register(
