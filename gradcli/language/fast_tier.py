@@ -693,17 +693,7 @@ def loop_unit(comp, node):
             body = _cached(em, node, body)
         except Unsupported:
             pass
-        em.consts["@BaseException"] = BaseException
-        em.consts["@NoneType"] = type(None)
-        em.consts["@range"] = range
-        em.consts["@M"] = _NOT
-        fn_def = ast.FunctionDef(
-            name="@loop",
-            args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]),
-            body=[_try_body(body, False)],
-            decorator_list=[],
-        )
-        factory = _module(em, fn_def, ["@gv", "@gs", "@builtins"])
+        factory = _loop_module(em, body, ["@gv", "@gs", "@builtins"])
     except (Unsupported, RecursionError, SyntaxError, ValueError, TypeError):
         return None
     return factory
@@ -718,16 +708,22 @@ def rest_unit(comp, node):
         if node.data == "for_stmt":
             em.given_items = "@items"
         body = em.stmt(node)
-        em.consts["@BaseException"] = BaseException
-        em.consts["@NoneType"] = type(None)
-        em.consts["@range"] = range
-        em.consts["@M"] = _NOT
-        fn_def = ast.FunctionDef(
-            name="@loop",
-            args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]),
-            body=[_try_body(body, False)],
-            decorator_list=[],
-        )
-        return _module(em, fn_def, ["@gv", "@gs", "@builtins", "@items"])
+        return _loop_module(em, body, ["@gv", "@gs", "@builtins", "@items"])
     except (Unsupported, RecursionError, SyntaxError, ValueError, TypeError):
         return None
+
+
+def _loop_module(em, body, params):
+    """The factory of a top-level loop's compiled function `@loop` (loop_unit, rest_unit):
+    its body in the tier's try, the constants it reads, `params` its factory's arguments."""
+    em.consts["@BaseException"] = BaseException
+    em.consts["@NoneType"] = type(None)
+    em.consts["@range"] = range
+    em.consts["@M"] = _NOT
+    fn_def = ast.FunctionDef(
+        name="@loop",
+        args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]),
+        body=[_try_body(body, False)],
+        decorator_list=[],
+    )
+    return _module(em, fn_def, params)
