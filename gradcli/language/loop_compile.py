@@ -145,7 +145,7 @@ def _compile(comp, nodes, target_names, cond):
             if what[0] in results or what[0] in written or reads & (results | counters):
                 return None
         elif kind == "append":
-            recv, name = what
+            recv, name, _ = what
             if recv in results or recv in written or (name is not None and name not in made):
                 return None
             if (reads - {name}) & results:
@@ -238,12 +238,17 @@ def _item(comp, n, kind_what, results, changed):
         arg = _args(n.children[0])[0]
         extra = (comp.load_name(what[0], n), reads(arg), _def_call(comp, arg))
     elif kind == "append":  # (the list's load, the argument's closure when it is no
-        # made name's number, the variables it reads but made names)
+        # made name's number, the variables it reads but made names, and for
+        # `name["key"].append(...)` the variable's load and the key)
         arg = _args(n.children[0])[0]
+        load = comp.load_name(what[0], n)
+        key = comp.expr(what[2])(Scope()) if what[2] is not None else None
         extra = (
-            comp.load_name(what[0], n),
+            load if key is None else _keyed(load, key),
             comp.expr(arg) if what[1] is None else None,
             reads(n, results),
+            load if key is not None else None,
+            key,
         )
     else:
         bound = _loop_targets(n)
@@ -259,6 +264,15 @@ def _item(comp, n, kind_what, results, changed):
             finally:
                 comp.depth -= 1
     return (kind, what, closure, extra, line, col)
+
+
+def _keyed(load, key):
+    """The load of `name["key"]` of a variable holding a dict (checked before it runs)."""
+
+    def load_keyed(s):
+        return load(s)[key]
+
+    return load_keyed
 
 
 def _def_call(comp, value):

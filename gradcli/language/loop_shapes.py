@@ -16,6 +16,9 @@ A `for` or `while` body qualifies when each of its statements is one of:
   gradcli's own modules whose forward runs a pure op, replay_plan.py);
 * `recv.method(numbers)`: run as compiled (checked when the plan is made: an object
   whose class declares `replay_calls`, an optimizer or a module of gradcli's own);
+* `recv.append(name.item())` of a made name, `recv.append(name)` of a variable or a
+  number, recv a variable holding a list or `name["key"]` of one holding a dict of lists
+  (`_append`);
 * `recv.append(f(args))` of a variable holding a `def` whose calls replay (checked when
   the plan is made: replay_plan.py, replay_defs.py), each argument a name or a number,
   recv a variable holding a list: the call replayed as the loop's item, its value
@@ -300,7 +303,7 @@ def _option(node, ok) -> bool:
     """Whether a keyword argument's value is a string (not an f-string, which runs code),
     None, True or False, or what `ok` accepts (`reduction="sum"`, `dim=1`, `weight=w`)."""
     if isinstance(node, Tree) and node.data == "string":
-        return not any("f" in t.value[: t.value.find(t.value[-1])].lower() for t in node.children)
+        return _string(node)
     return (isinstance(node, Tree) and node.data in ("none", "true", "false")) or ok(node)
 
 
@@ -701,24 +704,28 @@ def _item_of(node):
 
 
 def _append(c):
-    """(the list's name, the made name or None) of `recv.append(name.item())` (a made
-    name's number, taken from its replayed value as `running += loss.item()` takes it)
-    or `recv.append(name)` of a variable or a number (`steps.append(i)`: nothing to
-    compute), recv a variable holding a list (checked when the plan is made and when it
-    runs: `list.append` runs no code of the program), else None."""
+    """(the list's name, the made name or None, the key or None) of `recv.append(name.item())`
+    (a made name's number, taken from its replayed value as `running += loss.item()` takes
+    it) or `recv.append(name)` of a variable or a number (`steps.append(i)`: nothing to
+    compute), recv a variable holding a list, or `name["key"]` of a variable holding a
+    dict whose value there is a list (`hist["loss"].append(loss.item())`: the key a
+    string literal, whose hash and equality run no code of the program; the node of the
+    key is given), checked when the plan is made and when it runs (`list.append` runs
+    no code of the program), else None."""
     got = _appended(c)
     if got is None:
         return None
-    recv, arg = got
+    recv, arg, key = got
     made = _item_of(arg)
     if made is None and not (_number(arg) or arg.data == "name"):
         return None
-    return recv, made
+    return recv, made, key
 
 
 def _appended(c):
-    """(the name of recv, the argument) of a statement `recv.append(argument)`, recv a
-    variable, else None."""
+    """(the name of recv, the argument, None) of a statement `recv.append(argument)`, recv
+    a variable, or (the variable, the argument, the key's node) of
+    `name["key"].append(argument)` (`_string`), else None."""
     if not (
         isinstance(c, Tree)
         and c.data == "call"
@@ -728,9 +735,31 @@ def _appended(c):
     ):
         return None
     recv, args = c.children[0].children[0], _args(c)
-    if not (isinstance(recv, Tree) and recv.data == "name") or args is None or len(args) != 1:
+    if args is None or len(args) != 1 or not isinstance(recv, Tree):
         return None
-    return recv.children[0].value, args[0]
+    key = None
+    if recv.data == "getitem":
+        recv, subs = recv.children
+        if not (
+            isinstance(subs, Tree)
+            and subs.data == "subscripts"
+            and len(subs.children) == 1
+            and _string(subs.children[0])
+        ):
+            return None
+        key = subs.children[0]
+    if not (isinstance(recv, Tree) and recv.data == "name"):
+        return None
+    return recv.children[0].value, args[0], key
+
+
+def _string(node) -> bool:
+    """Whether a node is a string literal (not an f-string, which runs code)."""
+    return (
+        isinstance(node, Tree)
+        and node.data == "string"
+        and not any("f" in t.value[: t.value.find(t.value[-1])].lower() for t in node.children)
+    )
 
 
 def _append_call(c):
@@ -739,9 +768,9 @@ def _append_call(c):
     made: replay_plan.py pairs the call's value with the append, replay_defs._Held),
     recv a variable holding a list, else None."""
     got = _appended(c)
-    if got is None:
+    if got is None or got[2] is not None:
         return None
-    recv, call = got
+    recv, call, _ = got
     fn = call.children[0] if isinstance(call, Tree) and call.data == "call" else None
     passed = _args(call) if fn is not None else None
     if not (isinstance(fn, Tree) and fn.data == "name") or passed is None:

@@ -27,10 +27,20 @@ def bookkeeping_item(kind, what, extra, read, checks, i, line):
     if kind == "item":
         checks.extend(kinds(extra[2], read))
         return Item(ITEM, extra[0], extra[1], what[1], extra[3], i, line, extra[4])
-    recv, name = what
-    if read is None or type(read.get(recv)) is not list:
-        raise Fail(f"`{recv}` holds {_held(read and read.get(recv))}")
-    checks.append((recv, (extra[0], 3, (list,), None, None, None, None)))
+    recv, name, _ = what
+    held, key = read and read.get(recv), extra[4]
+    if key is not None:  # (a dict of str keys: its lookup of the key runs no code)
+        if type(held) is not dict or any(type(k) is not str for k in held):
+            raise Fail(f"`{recv}` holds {_held(held)}")
+        held = held.get(key)
+    if read is None or type(held) is not list:
+        raise Fail(f"`{recv}` holds {_held(held)}")
+    checks.append(
+        (
+            recv,
+            (extra[3] or extra[0], 3, (dict if key is not None else list,), None, None, None, None),
+        )
+    )
     return Append(APPEND, extra[0], name, extra[1], i, line)
 
 

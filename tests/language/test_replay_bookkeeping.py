@@ -180,7 +180,47 @@ PROGRAMS.update(
         + "    l = f(X)\n",
     }
 )
-_FAILING = ("item_error", "returns_item_error")
+_DICT_BODY = (
+    "    loss.backward()\n"
+    + _STEP
+    + "    W1.grad = None\n    b1.grad = None\n    W2.grad = None\n"
+    + "    hist['loss'].append(loss.item())\n"
+    + '    hist["step"].append(i)\n'
+)
+for dt in ("torch.float32", "torch.float64"):
+    # a dict of lists, keyed by string literals (`hist["loss"].append(loss.item())`)
+    PROGRAMS[f"dict_of_lists_{dt}"] = (
+        _HEAD.format(dt=dt)
+        + "hist = {'loss': [], 'step': []}\n"
+        + "for i in range(12):\n"
+        + _FORWARD
+        + _DICT_BODY
+        + "print(hist)\n"
+        + _AFTER
+    )
+PROGRAMS.update(
+    {
+        # the list replaced by an `if` of the body: the appends go to the new one
+        "dict_list_replaced": _HEAD.format(dt="torch.float64")
+        + "hist = {'loss': [], 'step': []}\n"
+        + "for i in range(12):\n"
+        + _FORWARD
+        + _DICT_BODY
+        + "    if i == 6:\n"
+        + "        hist['loss'] = []\n"
+        + "print(hist)\n",
+        # a key the dict does not have: the KeyError where compiled raises it
+        "dict_missing_key": _HEAD.format(dt="torch.float64")
+        + "hist = {'loss': [], 'step': []}\n"
+        + "for i in range(12):\n"
+        + _FORWARD
+        + _DICT_BODY
+        + "    if i == 6:\n"
+        + "        del hist['step']\n"
+        + "print(hist)\n",
+    }
+)
+_FAILING = ("item_error", "returns_item_error", "dict_missing_key")
 
 
 @pytest.mark.parametrize("name", list(PROGRAMS))
