@@ -398,6 +398,18 @@ class Expressions:
         tok = node.children[0]
         return name_loader(tok.value, self.fn, self.builtins, tok.line, tok.column)
 
+    def e_held(self, node):
+        """The value a replayed body's split statement holds in its cell (language/
+        loop_split.py: `correct += (pred == y).sum().item()`), let go there as it is read."""
+        cell = node.children[0]
+
+        def load(s):
+            v = cell.value
+            cell.value = None
+            return v
+
+        return load
+
     def e_walrus(self, node):
         """(name := value): binds name where the expression stands (in a comprehension:
         in the function or module around it, as Python's PEP 572) and gives the value."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..library.scalar_steps import METHOD_STEPS
 from . import runtime as rt
 from .functions import Scope
+from .loop_split import held, split, to_cell
 from .loop_shapes import (
     _args,
     _augmented,
@@ -59,7 +60,11 @@ def compile_def(comp, suite):
     if items is None or any(it[0] == "batch" for it in items):
         return None
     seen = names_in(ret) if ret is not None else set()
-    seen |= {it[1] for it in items if it[0] == "assign" and comp.fn.mode(it[1]) != "local"}
+    seen |= {
+        it[1]
+        for it in items
+        if it[0] == "assign" and comp.fn.mode(it[1]) != "local" and not held(it[1])
+    }
     value = ret.children[0] if ret is not None and ret.children else None
     if value is None:
         returns = None
@@ -93,6 +98,7 @@ def _moving(n, kind, moving):
 
 def _compile(comp, nodes, target_names, cond):
     cond_names = names_in(cond) if cond is not None else set()
+    nodes, alt, cells = split(nodes)  # (`total += E.item()`: loop_split.py)
     kinds = [_kind(n) for n in nodes]
     if not nodes or None in kinds:
         return None
@@ -157,7 +163,7 @@ def _compile(comp, nodes, target_names, cond):
     comp.depth += 1  # (as Compiler.block compiles a block)
     try:
         for n, kind_what in zip(nodes, kinds):
-            items.append(_item(comp, n, kind_what, results, changed))
+            items.append(_item(comp, n, kind_what, results, changed, (alt, cells)))
     finally:
         comp.depth -= 1
     return tuple(items)
@@ -182,17 +188,24 @@ def _literals(comp, node):
     return out
 
 
-def _item(comp, n, kind_what, results, changed):
+def _item(comp, n, kind_what, results, changed, parts):
     """(kind, name or condition, the statement's closure, what replaying it needs,
     line, column) of one statement of a qualifying body.  What replaying needs:
     an assignment's name's store and load, (name, load, changed, gradcli's own value of
     the name) of each variable it reads (`changed`: the body changes it in place, so it
     may not hold a number) and the numbers it writes; a backward's load of its name; an
     `if`'s condition and loads; for the others, (name, load, gradcli's own value) of each
-    variable they read."""
+    variable they read.  `parts`: the parts of split statements (loop_split.split's
+    nodes to compile their closures from, and cells)."""
     kind, what = kind_what
     line, col = pos(n)
-    closure = comp.compound(n) if n.data in ("if_stmt", "with_stmt", "for_stmt") else comp.small(n)
+    cell = parts[1].get(what) if kind == "assign" else None
+    if cell is not None:  # (the first part of a split statement: its value to the cell)
+        closure = to_cell(comp.expr(n.children[1]), cell, line, col)
+    elif n.data in ("if_stmt", "with_stmt", "for_stmt"):
+        closure = comp.compound(n)
+    else:
+        closure = comp.small(parts[0].get(id(n), n))
     builtins = comp.builtins
 
     def reads(node, skip=()):
@@ -204,8 +217,8 @@ def _item(comp, n, kind_what, results, changed):
     if kind == "assign":
         value = n.children[1]
         extra = (
-            comp.store_name(what),
-            comp.load_name(what, n.children[0]),
+            comp.store_name(what) if cell is None else cell.store,
+            comp.load_name(what, n.children[0]) if cell is None else cell.load,
             reads(value, results),
             _literals(comp, value),
             tuple(

@@ -590,6 +590,8 @@ def _kind(node):
         return "each", None
     if d in ("pass_stmt", "global_stmt", "nonlocal_stmt"):  # (no names read: Tokens)
         return "updates", None
+    if held_item(node) is not None:  # correct += (pred == y).sum().item(): split in two
+        return "split", None  # (by language/loop_split.py, before the body is compiled)
     return None
 
 
@@ -650,13 +652,15 @@ def _batch(node) -> bool:
     )
 
 
-def _scaled_item(node):
+def _scaled_item(node, of=None):
     """(the made name, the factor or None, whether `name.item()` comes first) of
     `name.item()`, `name.item() * factor` or `factor * name.item()`, the factor made of
     numbers, variables and `len(variable)` (`running += loss.item() * len(idx)`: the
     factor computed by its compiled closure, running no code of the program while the
-    variables hold tensors and numbers, replay_plan.Item), else None."""
-    made = _item_of(node)
+    variables hold tensors and numbers, replay_plan.Item), else None.  `of`: what gives
+    the made name of `name.item()` (`_held_operand`: the expression E of `E.item()`)."""
+    of = of or _item_of
+    made = of(node)
     if made is not None:
         return made, None, True
     if not (
@@ -668,7 +672,7 @@ def _scaled_item(node):
         return None
     a, _, b = node.children
     for item, factor, first in ((a, b, True), (b, a, False)):
-        made = _item_of(item)
+        made = of(item)
         if made is not None and _made_of(factor, _COND_OPS, _len_of):
             return made, factor, first
     return None
@@ -689,6 +693,14 @@ def _len_of(node) -> bool:
 
 def _item_of(node):
     """`name.item()` -> 'name' (else None)."""
+    recv = _item_call(node)
+    if isinstance(recv, Tree) and recv.data == "name":
+        return recv.children[0].value
+    return None
+
+
+def _item_call(node):
+    """The receiver of `receiver.item()` (else None)."""
     if (
         isinstance(node, Tree)
         and node.data == "call"
@@ -696,11 +708,42 @@ def _item_of(node):
         and isinstance(node.children[0], Tree)
         and node.children[0].data == "getattr"
         and node.children[0].children[1].value == "item"
-        and isinstance(node.children[0].children[0], Tree)
-        and node.children[0].children[0].data == "name"
     ):
-        return node.children[0].children[0].children[0].value
+        return node.children[0].children[0]
     return None
+
+
+def _held_operand(node):
+    """The expression E of `E.item()`, E one a replayed assignment may have (`pure`)
+    other than a name (`(pred == y).sum().item()`), else None."""
+    recv = _item_call(node)
+    if isinstance(recv, Tree) and recv.data != "name" and pure(recv):
+        return recv
+    return None
+
+
+def held_item(node):
+    """(the expression E, the node `E.item()`) of a statement `total op= E.item()` (also
+    times a factor, as `_scaled_item`'s) or `recv.append(E.item())` (recv as `_append`'s),
+    E an expression a replayed assignment may have other than a name (`correct +=
+    (pred == y).sum().item()`, `accs.append((out.argmax(1) == y).float().mean()
+    .item())`): language/loop_split.py splits it in two, an assignment of E to a name
+    the program cannot spell and the statement reading that name's number; else None."""
+    if node.data == "augassign" and isinstance(node.children[0], Tree):
+        if node.children[0].data != "name":
+            return None
+        got = _scaled_item(node.children[2], _held_operand)
+        if got is None:
+            return None
+        value = node.children[2]
+        item = value if got[1] is None else value.children[0 if got[2] else 2]
+        return got[0], item
+    if node.data != "expr_stmt":
+        return None
+    got = _appended(node.children[0])
+    if got is None or _held_operand(got[1]) is None:
+        return None
+    return _held_operand(got[1]), got[1]
 
 
 def _append(c):
