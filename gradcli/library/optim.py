@@ -377,15 +377,26 @@ class SGD(Optimizer):
         return add_alpha(p, g, -o["lr"], dt)
 
 
+#: the last options _sgd_step cast (lr, momentum, dampening, weight_decay, dtype, k4): kept
+#: while a step's options are the same objects (a group's, step after step), whose values
+#: (a zero's sign too) are then the same; casting them cost a microsecond a parameter
+_SGD_K4 = [(None,) * 6]
+
+
 def _sgd_step(st, p, g, o, dt, m):
     """SGD.update's step with weight decay or momentum by one compiled call
     (native_optim.sgd: the same fused steps), or None (nothing kept)."""
     lr, damp, wd = o["lr"], o["dampening"], o["weight_decay"]
-    if type(lr) not in _OPTION or type(m) not in _OPTION or type(damp) not in _OPTION:
-        return None
-    if type(wd) not in _OPTION:
-        return None
-    k4 = (dt(wd), dt(m), dt(1 - damp), dt(-lr))
+    last = _SGD_K4[0]
+    if last[0] is lr and last[1] is m and last[2] is damp and last[3] is wd and last[4] is dt:
+        k4 = last[5]  # (the same option objects as the step before: the same constants)
+    else:
+        if type(lr) not in _OPTION or type(m) not in _OPTION or type(damp) not in _OPTION:
+            return None
+        if type(wd) not in _OPTION:
+            return None
+        k4 = (dt(wd), dt(m), dt(1 - damp), dt(-lr))
+        _SGD_K4[0] = (lr, m, damp, wd, dt, k4)
     got = native_optim.sgd(p, g, st.get("momentum_buffer"), k4, wd, m, o["nesterov"])
     if got is None:
         return None

@@ -18,7 +18,7 @@ from .native import ADAM_PARAMS, SGD_PARAMS, D, F
 
 #: the kept calls' parameters and constants are written by struct's packing into their
 #: arrays (0.2-0.4 us; a slice's assignment of a tuple, or an item's at a time, cost 1-2 us)
-_INTS = {n: struct.Struct(f"={n}q").pack_into for n in (6, 9)}
+_INTS = {n: struct.Struct(f"={n}q").pack_into for n in (8, 9)}
 _REALS = {n: struct.Struct(f"={n}d").pack_into for n in (4, 7)}
 
 # (w, beta2, dtype) -> (the running averages' four constants as an array, its address)
@@ -167,9 +167,10 @@ def _adam_apart(avg, sq, g, p, w, beta2, c, eps, value, sqrt, max_sq):
 
 
 #: per dtype char: sgd_step's kept call (native.SGD_PARAMS in an array, its address, the
-#: constants k)
+#: constants k, the tuple k4 whose values k holds, k's address)
 _sgd_calls: dict = {}
-_SGD_AT = {name: j for j, name in enumerate(SGD_PARAMS)}
+# (sgd packs its call's parameters in this order, in one go)
+assert SGD_PARAMS == ("n", "g", "p", "buf", "p_out", "buf_out", "k", "mode")
 
 
 def sgd(p, g, buf, k4, decay, momentum, nesterov):
@@ -184,16 +185,22 @@ def sgd(p, g, buf, k4, decay, momentum, nesterov):
         return None
     dt = p.dtype
     shape = p.shape
-    if not _alike(p, g, buf):
+    # (_alike's test, spelled out: a step's call costs less)
+    if (dt is not D and dt is not F) or g.dtype is not dt or g.shape != shape:
         return None
-    n = p.size
+    if not p.flags.c_contiguous or not g.flags.c_contiguous:
+        return None
+    if buf is not None:
+        if buf.dtype is not dt or buf.shape != shape or not buf.flags.c_contiguous:
+            return None
     call = _sgd_calls.get(dt.char)
     if call is None:
         params, k = np.zeros(len(SGD_PARAMS), np.int64), np.zeros(4, D)
-        params[_SGD_AT["k"]] = address(k)
-        call = _sgd_calls[dt.char] = (params, address(params), k)
-    params, at, k = call
-    _REALS[4](k, 0, *k4)
+        call = _sgd_calls[dt.char] = [params, address(params), k, None, address(k)]
+    params, at, k, packed, k_at = call
+    if packed is not k4:  # (the same tuple as the call before: its values are there)
+        _REALS[4](k, 0, *k4)
+        call[3] = k4
     new_p = np.empty(shape, dt)
     p_at = address(new_p)
     mode = 1 if decay else 0
@@ -206,8 +213,8 @@ def sgd(p, g, buf, k4, decay, momentum, nesterov):
     else:
         new_buf, buf_out = None, p_at  # (stored before p_out: overwritten)
     g_at = address(g)
-    _INTS[6](params, 0, n, g_at, address(p), g_at if buf is None else address(buf), p_at, buf_out)
-    params[7] = mode
+    b_at = g_at if buf is None else address(buf)
+    _INTS[8](params, 0, p.size, g_at, address(p), b_at, p_at, buf_out, k_at, mode)
     if lib.sgd_step[dt.char](at):
         return None
     return new_p, new_buf
