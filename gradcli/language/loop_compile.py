@@ -6,6 +6,7 @@ its closure and what replaying it needs (`_item`)."""
 from __future__ import annotations
 
 from ..library.scalar_steps import METHOD_STEPS
+from ..ops.registry import BUILTINS
 from . import runtime as rt
 from .functions import Scope
 from .loop_split import held, split, to_cell
@@ -171,9 +172,17 @@ def _compile(comp, nodes, target_names, cond):
 
 def _literals(comp, node):
     """The numbers an expression writes: each number-only part of it (`2`, `-2`,
-    `2.5 + 2.5`), computed by its own compiled closure (so as the program computes it)."""
+    `2.5 + 2.5`), computed by its own compiled closure (so as the program computes it),
+    and the numbers the pure ops' functions it calls by name default to (`eps=1e-05` of
+    `F.layer_norm(x, (8,))`, `beta=1.0` of `F.smooth_l1_loss`: numbers its call writes
+    without spelling them; the function the name reaches is checked when the plan is
+    made, replay_checks.namespaces)."""
     out = set()
     for t in _trees(node):
+        if t.data == "call" and isinstance(t.children[0], Tree):
+            fn = t.children[0]
+            name = fn.children[1] if fn.data == "getattr" else fn.children[0]
+            out |= _defaults(getattr(name, "value", None))
         if (
             t.data in ("number", "binary", "power", "unary")
             and not names_in(t)
@@ -186,6 +195,16 @@ def _literals(comp, node):
             if type(v) in (int, float):
                 out.update((v, -v))
     return out
+
+
+def _defaults(name):
+    """The numbers the function of the pure op `name` defaults its parameters to."""
+    entry = BUILTINS.get(name) if name is not None else None
+    if entry is None or entry.pure is not True:
+        return set()
+    fn = entry.fn
+    given = (*(fn.__defaults__ or ()), *(fn.__kwdefaults__ or {}).values())
+    return {v for v in given if type(v) in (int, float)}
 
 
 def _item(comp, n, kind_what, results, changed, parts):

@@ -91,7 +91,7 @@ def literals(v, depth=0):
         return frozenset()
     f = next((c.__dict__["forward"] for c in type(v).__mro__ if "forward" in c.__dict__), None)
     got = THROUGH.get(f.body) if type(f) is UserFunction else None
-    out = set(got[4]) if got is not None else set()
+    out = set(got[4]) | default_numbers(f) if got is not None else set()
     for m in (v.__dict__.get("_modules") or {}).values():
         out |= literals(m, depth + 1)
     return frozenset(out)
@@ -133,9 +133,16 @@ def function_checks(name, load, f, read, checks, namespaces):
     read.setdefault(THROUGH_GLOBALS, {}).update((g, values[g]) for g, _, _, _ in loads)
     for k, v in values.items():
         read[(name, k)] = v
-    for i, v in enumerate(sorted(literals, key=repr)):
+    for i, v in enumerate(sorted(literals | default_numbers(f), key=repr)):
         read[(name, "literal", i)] = v
     return out
+
+
+def default_numbers(f):
+    """The numbers a function's parameters default to (`eps=1e-05`, `p=2.0`): constants
+    its ops may take as the numbers it writes are (computed once, where its `def` ran;
+    the function is checked to be the same object before each replayed iteration)."""
+    return {v for v in f.defaults.values() if type(v) in (int, float)}
 
 
 def unsafe_globals(body, through, fail):

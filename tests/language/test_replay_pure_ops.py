@@ -56,14 +56,11 @@ _NOT_YET = {
     ("nll_loss", 3): "no plan: a target of more than one dim",
     ("nll_loss", 4): "no plan: a target of more than one dim",
     ("cross_entropy", 1): "no plan: a 0-d target given as a number",
-    ("huber_loss", 0): "no plan: delta=1.0 is taken as a value no variable or constant gives",
-    ("smooth_l1_loss", 0): "no plan: beta=1.0 is taken as a value no variable or constant gives",
     ("norm", 0): "no plan: p=2.0 (from its default) is a value no variable or constant gives",
     ("norm", 1): "no plan: p=2.0 (from its default) is a value no variable or constant gives",
     ("norm", 2): "no plan: p=2.0 (from its default) is a value no variable or constant gives",
     ("norm", 3): "no plan: p=2.0 (from its default) is a value no variable or constant gives",
     ("norm", 5): "no plan: an op takes a value that is neither a variable's tensor nor a constant",
-    ("layer_norm", 0): "no plan: eps=1e-05 (its default) is a value no variable or constant gives",
 }
 
 
