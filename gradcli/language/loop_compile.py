@@ -105,24 +105,19 @@ def _compile(comp, nodes, target_names, cond):
         return None
     counters = {k[1] for k in kinds if k[0] == "counter"}
     counters |= {k[1][0] for k in kinds if k[0] == "item"}  # (changed by the body too)
+    clipped = _clipped(nodes, kinds)  # norm = clip_grad_norm_(...): bound as compiled
+    counters |= clipped or set()
     kinds = [_moving(n, k, target_names | counters) for n, k in zip(nodes, kinds)]
-    if not any(k[0] in _REPLAYS for k in kinds):
+    if clipped is None or not any(k[0] in _REPLAYS for k in kinds):
         return None
     made = set()  # names made by replayed statements so far
     results = {k[1] for k in kinds if k[0] == "assign"}
     written = set().union(*(_written(n) for n in nodes))
-    if (
-        len(results) != sum(k[0] == "assign" for k in kinds)
-        or results & target_names
-        or results & cond_names
-    ):
-        return None
     batches = {k[1] for k in kinds if k[0] == "batch"}
-    if batches & (results | counters | target_names | cond_names) or any(
-        sum(k[1] in _written(n) for n in nodes) != 1 for k in kinds if k[0] == "batch"
-    ):
+    if not _apart(nodes, kinds, (results, batches, clipped, counters), target_names | cond_names):
         return None
-    for n, (kind, what) in zip(nodes, kinds):
+    bound = set()  # (the names of `clipped` bound so far)
+    for at, (n, (kind, what)) in enumerate(zip(nodes, kinds)):
         reads = names_in(n)
         if kind == "batch":  # (no made name, no batch not made yet)
             if names_in(n.children[1]) & (results | batches):
@@ -152,13 +147,16 @@ def _compile(comp, nodes, target_names, cond):
             if what[0] in results or what[0] in written or reads & (results | counters):
                 return None
         elif kind == "append":
-            recv, name, _ = what
-            if recv in results or recv in written or (name is not None and name not in made):
-                return None
-            if (reads - {name}) & results:
+            if what[1] in clipped & bound:  # hist["norm"].append(norm.item()): the tensor
+                # the library's function returned, its number taken as compiled
+                what = (what[0], None, what[2])
+                kinds[at] = (kind, what)
+            if not _append_fits(what, reads, made, results, written):
                 return None
         elif reads & results:  # counters and updates: no made name
             return None
+        elif kind == "library" and n.data == "assign":
+            bound.add(n.children[0].children[0].value)
     changed = set().union(*(_augmented(n) for n in nodes))
     items = []
     comp.depth += 1  # (as Compiler.block compiles a block)
@@ -168,6 +166,47 @@ def _compile(comp, nodes, target_names, cond):
     finally:
         comp.depth -= 1
     return tuple(items)
+
+
+def _append_fits(what, reads, made, results, written):
+    """Whether `recv.append(...)` (loop_shapes._append: `what`) appends to a list no
+    statement binds and reads no made name but the one whose number it takes, made
+    before it."""
+    recv, name, _ = what
+    return not (
+        recv in results
+        or recv in written
+        or (name is not None and name not in made)
+        or (reads - {name}) & results
+    )
+
+
+def _apart(nodes, kinds, names, others):
+    """Whether each name a replayed assignment makes is made once, and the names made, the
+    batches and the names `_clipped` gives (`names`: with the counters) are apart from
+    one another, from the counters and from `others` (the loop's target and condition)."""
+    results, batches, clipped, counters = names
+    return not (
+        len(results) != sum(k[0] == "assign" for k in kinds)
+        or results & others
+        or clipped & (results | batches | others)
+        or batches & (results | counters | others)
+        or any(sum(k[1] in _written(n) for n in nodes) != 1 for k in kinds if k[0] == "batch")
+    )
+
+
+def _clipped(nodes, kinds):
+    """The names `name = f(args)` statements of a library function that declares
+    `replay_compiled` bind (`norm = clip_grad_norm_(...)`, run as compiled), or None when
+    another statement binds one of them too."""
+    out = {
+        n.children[0].children[0].value
+        for n, k in zip(nodes, kinds)
+        if k[0] == "library" and n.data == "assign"
+    }
+    if any(sum(name in _written(n) for n in nodes) != 1 for name in out):
+        return None
+    return out
 
 
 def _literals(comp, node):
@@ -284,6 +323,8 @@ def _item(comp, n, kind_what, results, changed, parts):
         )
     else:
         bound = _loop_targets(n)
+        if kind == "library" and n.data == "assign":  # (the name it binds: not read)
+            bound.add(n.children[0].children[0].value)
         extra = reads(n, bound)
         if n.data == "with_stmt":
             what = _block(comp, n)

@@ -24,7 +24,9 @@ A `for` or `while` body qualifies when each of its statements is one of:
   recv a variable holding a list: the call replayed as the loop's item, its value
   appended;
 * `f(args)` or `ns.a.f(args)`, f a library function that declares `replay_compiled`
-  (library/values.py; `nn.utils.clip_grad_norm_(model.parameters(), 1.0)`), each
+  (library/values.py; `nn.utils.clip_grad_norm_(model.parameters(), 1.0)`), also
+  assigned to a name (`norm = clip_grad_norm_(...)`: read after it only by appends,
+  `hist["norm"].append(norm.item())`, which then run as compiled), each
   argument a variable, a number, a literal or `name.parameters()`: run as compiled
   (checked when the plan is made: the name reaches that function, the variables hold
   tensors, numbers, lists of tensors or gradcli's own modules,
@@ -512,6 +514,15 @@ def _statements(suite):
 def _kind(node):
     """(kind, name or condition) of a body statement, or None when it does not qualify."""
     d, ch = node.data, node.children
+    if (
+        d == "assign"
+        and len(ch) == 2
+        and isinstance(ch[0], Tree)
+        and ch[0].data == "name"
+        and _library_call(ch[1]) is not None
+        and ch[0].children[0].value not in names_in(ch[1])
+    ):  # norm = clip_grad_norm_(model.parameters(), 1.0): run as compiled, its name bound
+        return "library", _library_call(ch[1])
     if (
         d == "assign"
         and len(ch) == 2

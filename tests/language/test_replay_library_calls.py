@@ -3,7 +3,8 @@
 library_checks): gradient clipping between the backward and the optimizer's step, run
 as compiled between replayed statements.  Each program prints the same with and
 without replay (`--no-replay`), also when the name is bound to the program's own
-function between runs of the loop; the ones that should replay are counted."""
+function between runs of the loop, and with the function's value assigned (`gn =
+clip_grad_norm_(...)`, its number appended); the ones that should replay are counted."""
 
 from __future__ import annotations
 
@@ -98,6 +99,48 @@ for r in range(2):
     print(r, loss, w)
     from torch.nn.utils import clip_grad_norm_
 """,
+    # the norm assigned, its number appended to a dict's list, the tensor itself to a list
+    "norm_assigned": _DATA
+    + """model = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.Tanh(), torch.nn.Linear(8, 1))
+opt = torch.optim.Adam(model.parameters(), lr=0.05)
+hist = {"norm": []}
+norms = []
+for i in range(30):
+    opt.zero_grad()
+    loss = ((model(X) - Y) ** 2).mean()
+    loss.backward()
+    gn = torch.nn.utils.clip_grad_norm_(model.parameters(), 0.5)
+    opt.step()
+    hist["norm"].append(gn.item())
+    norms.append(gn)
+print(loss, gn, hist, norms[-3:], norms[0] is norms[1])
+""",
+    # the name bound to the program's own function mid-loop: its value (None) appended,
+    # as compiled
+    "norm_assigned_rebound": _DATA
+    + """from torch.nn.utils import clip_grad_norm_
+
+
+def halve(ps, m):
+    print("the program's", len(ps), m)
+    ps[0].grad.mul_(0.5)
+
+
+w = torch.randn(4, 1, requires_grad=True)
+params = [w]
+got = []
+for i in range(12):
+    loss = ((X @ w - Y) ** 2).mean()
+    loss.backward()
+    n = clip_grad_norm_(params, 0.1)
+    with torch.no_grad():
+        w -= 0.3 * w.grad
+        w.grad.zero_()
+    got.append(n)
+    if i == 8:
+        clip_grad_norm_ = halve
+print(loss, w, got)
+""",
 }
 
 REPLAYED = {
@@ -105,6 +148,8 @@ REPLAYED = {
     "value_list": 20,
     "norm_imported_program_module": 25,
     "rebound": 10,
+    "norm_assigned": 20,
+    "norm_assigned_rebound": 6,
 }
 
 
