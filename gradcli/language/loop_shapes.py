@@ -666,10 +666,11 @@ def _batch(node) -> bool:
 def _scaled_item(node, of=None):
     """(the made name, the factor or None, whether `name.item()` comes first) of
     `name.item()`, `name.item() * factor` or `factor * name.item()`, the factor made of
-    numbers, variables and `len(variable)` (`running += loss.item() * len(idx)`: the
-    factor computed by its compiled closure, running no code of the program while the
-    variables hold tensors and numbers, replay_plan.Item), else None.  `of`: what gives
-    the made name of `name.item()` (`_held_operand`: the expression E of `E.item()`)."""
+    numbers, variables, `len(variable)` and its sizes (`running += loss.item() *
+    len(idx)`, `* inputs.size(0)`: `_len_of`; the factor computed by its compiled
+    closure, running no code of the program while the variables hold tensors and
+    numbers, replay_plan.Item), else None.  `of`: what gives the made name of
+    `name.item()` (`_held_operand`: the expression E of `E.item()`)."""
     of = of or _item_of
     made = of(node)
     if made is not None:
@@ -690,16 +691,31 @@ def _scaled_item(node, of=None):
 
 
 def _len_of(node) -> bool:
-    """Whether an expression is `len(variable)`."""
+    """Whether an expression is `len(variable)`, `variable.size(number)` or
+    `variable.shape[number]` (the size of a batch: `running += loss.item() *
+    inputs.size(0)`; the variable checked to hold a tensor or a number before the
+    iteration, so its closure runs no code of the program)."""
+    if node.data == "getitem":  # inputs.shape[0]
+        recv, subs = node.children
+        return (
+            isinstance(recv, Tree)
+            and recv.data == "getattr"
+            and recv.children[1].value == "shape"
+            and _dotted(recv) is not None
+            and len(_dotted(recv)[1]) == 1
+            and isinstance(subs, Tree)
+            and subs.data == "subscripts"
+            and len(subs.children) == 1
+            and _number(subs.children[0])
+        )
     args = _args(node) if node.data == "call" else None
-    return (
-        args is not None
-        and len(args) == 1
-        and args[0].data == "name"
-        and isinstance(node.children[0], Tree)
-        and node.children[0].data == "name"
-        and node.children[0].children[0].value == "len"
-    )
+    if args is None or len(args) != 1 or not isinstance(node.children[0], Tree):
+        return False
+    fn = node.children[0]
+    if fn.data == "getattr":  # inputs.size(0)
+        got = _dotted(fn)
+        return got is not None and got[1] == ("size",) and _number(args[0])
+    return args[0].data == "name" and fn.data == "name" and fn.children[0].value == "len"
 
 
 def _item_of(node):

@@ -80,6 +80,34 @@ PROGRAMS.update(
         .replace("print(correct, ", "print(correct.n, "),
     }
 )
+_OVER_BATCHES = """import torch
+import torch.nn.functional as F
+g = torch.manual_seed(5)
+X = torch.randn(40, 5, dtype={dt})
+y = (X[:, 0] > X[:, 1]).long()
+batches = [(X[i : i + 8], y[i : i + 8]) for i in range(0, 40, 8)]
+model = torch.nn.Sequential(torch.nn.Linear(5, 12), torch.nn.Tanh(), torch.nn.Linear(12, 2))
+model = model.to({dt})
+opt = torch.optim.Adam(model.parameters(), lr=0.05)
+for epoch in range(4):
+    running = 0.0
+    total = 0.0
+    correct = 0
+    for inputs, labels in batches:
+        out = model(inputs)
+        loss = F.cross_entropy(out, labels)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        running += loss.item() * inputs.size(0)
+        total += labels.shape[0] * loss.item()
+        correct += (out.argmax(1) == labels).sum().item() * inputs.size(0)
+    print(epoch, running, total, correct)
+"""
+for dt in ("torch.float32", "torch.float64"):
+    # the loss summed by the batch's size, `inputs.size(0)`, `labels.shape[0]`, of the
+    # loop's targets (loop_shapes._len_of)
+    PROGRAMS[f"batch_sizes_{dt}"] = _OVER_BATCHES.format(dt=dt)
 _FAILING = ("item_error",)
 _NOT_REPLAYED = _FAILING + ("program_counter",)
 
