@@ -21,9 +21,11 @@ operators that are the op, from which the language's operator tables and its in-
 `x op= y` are derived), `@operator_node(...)` (the node the language's arithmetic
 operators make directly) and the fast kernels `replay_kernel`,
 `number_forward`, `pair_forward`, `grad_factor` and `passes_through` (methods of the node
-class); `deferrable` and `draws` (class attributes a replayed loop reads: a loss's sum
-made when the program sees it, language/replay.py `Deferred`; a value that is the
-generator's next draws, never hoisted, language/replay_plan.py `_invariant`).
+class); `deferrable`, `draws` and `writes` (class attributes a replayed loop reads: a
+loss's sum made when the program sees it, language/replay.py `Deferred`; a value that
+is the generator's next draws, never hoisted, language/replay_plan.py `_invariant`; the
+parameters naming the Tensors its forward changes in place, BatchNorm's running
+statistics, taken as the variables' tensors they are, `_written`, and never hoisted).
 
 A facet an op does not have is declared as `none("why")` (a class attribute) or
 None/False/none("why") (a register argument), never left out: tests/architecture/test_op_declarations.py reads

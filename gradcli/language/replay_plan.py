@@ -122,11 +122,12 @@ def plan(body, seen, notes):
             known = _numbers(extra[3], read)
             if extra[5]:  # (it calls an op or a module: their code's dims, `_Dims`)
                 known = _Dims(known)
-            steps, mine, fixes = [], [], []
+            steps, mine, fixes, written = [], [], [], set()
             for x in range(start, end):
                 cls, args, params, node, requires_grad, mask, srcs, view = notes[x]
                 j = len(ops)
-                params = _keys(params, known, read, frees, mine, fixes)
+                writes = _written(cls, params, read, swap, written)
+                params = _keys(params, known, read, frees, mine, fixes, writes)
                 if fixes and fixes[-1][0] is params:  # (it takes index tensors)
                     keyed.add(j)
                 argidx = tuple(_slot(a, opof, read, consts, frees, mine, known) for a in args)
@@ -151,7 +152,7 @@ def plan(body, seen, notes):
             k = opof.get(result)
             if k is None or k < steps[0].j or k in viewof:
                 raise Fail  # (a view the program sees: its view bookkeeping is not replayed)
-            _numbered(read, frees, mine)
+            _numbered(read, frees, mine, written)
             items.append(Noted(ASSIGN, what, tuple(steps), tuple(mine), k, line, i))
             keys[i] = fixes
             results[k] = value
@@ -403,7 +404,9 @@ def _invariant(items, ops, frees, swap, keyed=()):
     (of at most HOIST_BYTES) or another such op's value.  (The ops replayed are the
     loop_shapes' pure ones: their values depend on their arguments' alone, but for an
     op whose class declares `draws`, whose value is the generator's next draws:
-    Dropout's noise, ops/nn.py `_Noise`, made in its place every iteration.)  Only in
+    Dropout's noise, ops/nn.py `_Noise`, made in its place every iteration, and an op
+    whose class declares `writes`, whose forward changes tensors in place: BatchNorm's
+    running statistics, ops/norm_pool.py.)  Only in
     the assignments before the body's first other statement: a backward or a no_grad
     block may change in place what a statement after it reads.  Not an op that takes
     index tensors (`keyed`: its key remade each iteration, `_keys`)."""
@@ -419,6 +422,7 @@ def _invariant(items, ops, frees, swap, keyed=()):
                 ops[s.j][1] is None
                 and s.j not in keyed
                 and not getattr(ops[s.j][0], "draws", False)
+                and not getattr(ops[s.j][0], "writes", ())
                 and all(
                     i in fixed if kind == "op" else kind != "free" or i not in big
                     for kind, i in s.argidx
@@ -648,7 +652,29 @@ def _slot(ref, opof, read, consts, frees, mine, known):
     raise Fail("an op takes a value that is neither a variable's tensor nor a constant")
 
 
-def _keys(params, known, read, frees, mine, fixes):
+def _written(cls, params, read, swap, written):
+    """The names of the parameters of an op whose class declares `writes` (ops/
+    norm_pool.py BatchNorm's `stats`: the tensors its forward changes in place), each None
+    or a tuple of Tensors (or None) held by the statement's variables or modules (their
+    identity checked as theirs is, never a loop target's swapped tensor), the ids of
+    those tensors added to `written`; Fail for any other value."""
+    names = getattr(cls, "writes", ())
+    for name in names:
+        v = params.get(name)
+        if v is None:
+            continue
+        if type(v) is not tuple:
+            raise Fail("an op changes in place a value that is not a tuple of tensors")
+        for t in v:
+            if t is not None and (not _read(t, read) or id(t) in swap):
+                raise Fail(
+                    "an op changes in place a tensor that no variable of its statement holds"
+                )
+            written.add(id(t))
+    return names
+
+
+def _keys(params, known, read, frees, mine, fixes, writes=()):
     """The parameters of an op that takes index tensors in a key (`x[idx]`: the index
     op's `key`, a tuple of numbers, None and arrays), as a dict of its own whose key is
     remade each iteration (replay._alive) from the arrays of the variables' tensors it
@@ -656,12 +682,13 @@ def _keys(params, known, read, frees, mine, fixes):
     as (the dict, the name, the key's parts, (position, index into `frees`) ...); Fail
     for any other parameter that is not a constant, and for a key of a mask (its
     result's shape is its count, not its shape), of an array that is no variable's
-    integer tensor's.  `params` itself when each of them is a constant."""
-    if all(_constant(v, known) for v in params.values()):
+    integer tensor's; not the parameters in `writes` (`_written`).  `params` itself when
+    each of them is a constant."""
+    if all(k in writes or _constant(v, known) for k, v in params.items()):
         return params
     own = dict(params)
     for name, v in params.items():
-        if _constant(v, known):
+        if name in writes or _constant(v, known):
             continue
         if type(v) is not tuple:
             raise Fail("an op takes a value that is neither a variable's tensor nor a constant")
@@ -685,11 +712,12 @@ def _keys(params, known, read, frees, mine, fixes):
     return own
 
 
-def _numbered(read, frees, mine):
+def _numbered(read, frees, mine, written=()):
     """Fail when a statement reads a 0-d integer or bool tensor that none of its ops
-    takes as a tensor: one taken as its number (an index `x[j]`, a constant of the
-    plan), which would not be the same next time."""
-    took = {id(frees[f]) for f in mine}
+    takes as a tensor (nor changes in place, `_written`: num_batches_tracked): one taken
+    as its number (an index `x[j]`, a constant of the plan), which would not be the same
+    next time."""
+    took = {id(frees[f]) for f in mine} | set(written)
     for v in read.values():
         if type(v) is Tensor and v.data.ndim == 0 and v.data.dtype.kind in "iub":
             if id(v) not in took:

@@ -17,6 +17,7 @@ from ..runtime.errors import GradIndexError, GradRuntimeError, GradValueError
 from ..core import dtypes
 from ..core.convert import tensor_arg
 from ..core.tensor import Tensor
+from ..engine import versions
 from ..engine.declare import none
 from ..engine.forward import linear
 from ..engine.function import Function
@@ -124,12 +125,34 @@ def embedding(
 
 
 class BatchNorm(Function):
+    """Batch normalisation's node.  Its forward takes the batch's statistics (training)
+    or the running ones (evaluation) itself, and updates the running statistics in
+    place (`stats`: the running mean's and variance's Tensors and the
+    num_batches_tracked one nn.BatchNorm's forward bumps first, or None), so a replayed
+    loop runs the whole of it in its place each iteration (`writes`)."""
+
     __slots__ = ("mean", "inv", "back_inv", "train", "shapes", "eps")
     name = "NativeBatchNormBackward0"
     saved_names = none("PyTorch's names of its saved values are not recorded")
     formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+    writes = ("stats",)
 
-    def forward(self, x, w, b, mean, inv, back_inv, train, eps):
+    def forward(self, x, w, b, stats, train, momentum, eps):
+        """`momentum` None: the cumulative average (1 / num_batches_tracked)."""
+        rm = rv = None
+        if stats is not None:
+            rm, rv = stats[0].data, stats[1].data
+            if train and stats[2] is not None:
+                momentum = count(stats[2], momentum)
+        if train:
+            mean, inv, new_rm, new_rv = bn.training(x, eps, momentum, rm, rv)
+            back_inv = inv
+            if rm is not None:
+                rm[...] = new_rm
+                rv[...] = new_rv
+        else:
+            mean, inv = rm.astype(x.dtype), bn.eval_invstd(rv.astype(x.dtype), eps, x=x)
+            back_inv = bn.eval_invstd(rv.astype(x.dtype), eps, backward=True)
         self.mean, self.inv, self.train, self.eps = mean, inv, train, eps
         self.back_inv = back_inv  # the backward kernels' invstd (float64 math in eval)
         self.shapes = (w is not None, b is not None)
@@ -201,10 +224,6 @@ class BatchNorm(Function):
         return gx, gw, gb
 
 
-def _arr(t):
-    return None if t is None else tensor_arg(t).data
-
-
 @register(
     "batch_norm",
     "batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, "
@@ -218,15 +237,56 @@ def _arr(t):
     category="nn",
     batch=None,
     inplace=None,
-    pure=False,
+    pure=True,  # (its running statistics written by its node: BatchNorm.writes)
     parser=None,
 )
 def batch_norm(
     input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1,
     eps=1e-05,
 ):  # fmt: skip
+    return counted_batch_norm(
+        input, running_mean, running_var, weight, bias, training, momentum, eps, None
+    )
+
+
+def counted_batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps,
+                       tracked):  # fmt: skip
+    """`batch_norm`, with nn.BatchNorm's num_batches_tracked (a 0-d integer Tensor, or
+    None) bumped first in training (before any error, as the module bumps it before it
+    calls the op) and, for a `momentum` of None, the cumulative average's factor taken
+    from it.  (In evaluation it is only held, so that a replayed loop's plan knows no op
+    takes its number: replay_plan._numbered.)"""
     x = tensor_arg(input)
     xd = x.data
+    counted = training and tracked is not None
+    try:
+        _check_batch_norm(xd, running_mean, running_var, weight, bias, training)
+    except Exception:
+        if counted:
+            count(tracked, momentum)
+        raise
+    stats = None
+    if running_mean is not None:
+        stats = (tensor_arg(running_mean), tensor_arg(running_var), tracked)
+    elif counted:
+        count(tracked, momentum)
+    w = None if weight is None else tensor_arg(weight)
+    b = None if bias is None else tensor_arg(bias)
+    return BatchNorm.apply(
+        x, w, b, stats=stats, train=bool(training), momentum=momentum, eps=float(eps)
+    )
+
+
+def count(tracked, momentum):
+    """num_batches_tracked bumped (torch's `add_(1)`): the momentum the running statistics
+    are updated with, for None the cumulative average's 1 / num_batches_tracked."""
+    tracked.data = tracked.data + 1
+    versions.bump(tracked)
+    return 1.0 / float(tracked.data) if momentum is None else momentum
+
+
+def _check_batch_norm(xd, running_mean, running_var, weight, bias, training):
+    """PyTorch's refusals of batch_norm's arguments (their shapes and None-ness)."""
     if xd.ndim < 2:
         raise GradValueError(f"expected 2D or 3D input (got {xd.ndim}D input)")
     c = xd.shape[1]
@@ -240,28 +300,13 @@ def batch_norm(
             raise GradRuntimeError(
                 f"{what} should contain {c} elements not {tensor_arg(t).data.size}"
             )
-    rm, rv = _arr(running_mean), _arr(running_var)
-    if training:
-        if n <= 1:
-            raise GradValueError(
-                "Expected more than 1 value per channel when training, got input size "
-                f"torch.Size([{', '.join(map(str, xd.shape))}])"
-            )
-        mean, inv, new_rm, new_rv = bn.training(xd, eps, momentum, rm, rv)
-        back_inv = inv
-        if rm is not None:
-            running_mean.data[...] = new_rm
-            running_var.data[...] = new_rv
-    else:
-        if rm is None:
-            raise GradRuntimeError("running_mean must be defined in evaluation mode")
-        mean, inv = rm.astype(xd.dtype), bn.eval_invstd(rv.astype(xd.dtype), eps, x=xd)
-        back_inv = bn.eval_invstd(rv.astype(xd.dtype), eps, backward=True)
-    w = None if weight is None else tensor_arg(weight)
-    b = None if bias is None else tensor_arg(bias)
-    return BatchNorm.apply(
-        x, w, b, mean=mean, inv=inv, back_inv=back_inv, train=bool(training), eps=float(eps)
-    )
+    if training and n <= 1:
+        raise GradValueError(
+            "Expected more than 1 value per channel when training, got input size "
+            f"torch.Size([{', '.join(map(str, xd.shape))}])"
+        )
+    if not training and running_mean is None:
+        raise GradRuntimeError("running_mean must be defined in evaluation mode")
 
 
 # ---------------------------------------------------------------- average pooling

@@ -147,9 +147,15 @@ PROGRAMS.update(
         + "    loss = (X[rows] @ W).sum()\n"
         + "    loss.backward()\n"
         + "print(loss, W.grad)\n",
-        # a module a replayed loop may not call (BatchNorm1d): no iteration noted
+        # BatchNorm1d: its running statistics updated by its node each replayed iteration
         "batch_norm": _DATA.format(n=50, dt="torch.float64")
         + "model = nn.Sequential(nn.Linear(6, 8), nn.BatchNorm1d(8), nn.Linear(8, 3)).double()\n"
+        + "opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        + _PERM
+        + "print(model[1].running_mean, model[1].running_var, model[1].num_batches_tracked)\n",
+        # a module a replayed loop may not call (PReLU): no iteration noted
+        "prelu": _DATA.format(n=50, dt="torch.float64")
+        + "model = nn.Sequential(nn.Linear(6, 8), nn.PReLU(), nn.Linear(8, 3)).double()\n"
         + "opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
         + _PERM,
     }
@@ -165,7 +171,8 @@ _REPLAYS = {
     "read_before": 0,
     "len_factor": 3 * 4 - 1,
     "factor_made": 0,
-    "batch_norm": 0,
+    "batch_norm": 3 * 4 - 1,
+    "prelu": 0,
     "list_index": 3,
     "list_rows": 0,
     # (the for loop's `y[i]` is a number index in a replayed statement: checked, so
@@ -219,7 +226,7 @@ def test_a_loop_whose_plan_would_fail_notes_no_iteration(monkeypatch):
         return real(*args)
 
     monkeypatch.setattr(replay, "noting", noting)
-    run_inprocess(PROGRAMS["batch_norm"])
+    run_inprocess(PROGRAMS["prelu"])
     run_inprocess(PROGRAMS["list_rows"])
     assert not noted
     run_inprocess(PROGRAMS["perm_50_torch.float64"])

@@ -7,12 +7,11 @@ from __future__ import annotations
 import numpy as np
 
 from .init import filled
-from ...engine import versions
 from ...runtime import context
 from ...runtime.errors import GradValueError
 from ...core import dtypes
 from ...core.tensor import Tensor
-from ...ops import batching
+from ...ops import batching, norm_pool
 from ...ops.registry import FUNCTIONS
 from .init import normal_
 from ...ops.nn import _pair
@@ -85,6 +84,8 @@ class Embedding(Module):
 
 
 class BatchNorm1d(Module):
+    replay_op = "batch_norm"  # (its running statistics written by its node: BatchNorm.writes)
+    replay_training = True  # (training: the batch's statistics; evaluation: the running ones)
     input_dims = ((2, 3), "2D or 3D")  # the dims of an input it takes, as its error says them
 
     def __init__(
@@ -126,25 +127,18 @@ class BatchNorm1d(Module):
         dims, said = self.input_dims
         if nd not in dims:
             raise GradValueError(f"expected {said} input (got {nd}D input)")
-        factor = 0.0 if self.momentum is None else self.momentum
-        if self.training and self.track_running_stats:
-            tracked = self.num_batches_tracked
-            tracked.data = tracked.data + 1
-            versions.bump(tracked)  # (torch's num_batches_tracked.add_(1))
-            if self.momentum is None:  # a cumulative moving average
-                factor = 1.0 / float(tracked.data)
         use_batch = self.training or self.running_mean is None
         track = not self.training or self.track_running_stats
-        return batching.op(
-            "batch_norm",
+        return norm_pool.counted_batch_norm(
             input,
             self.running_mean if track else None,
             self.running_var if track else None,
             self.weight,
             self.bias,
             use_batch,
-            factor,
+            self.momentum,
             self.eps,
+            self.num_batches_tracked if track else None,  # (bumped by the op in training)
         )
 
     def extra_repr(self):
