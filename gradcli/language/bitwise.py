@@ -93,6 +93,8 @@ def binary_op(op, augmented=False):
     tensor_fn = operator_function(op)  # (the op that declares the operator)
 
     def run(a, b):
+        if type(a) is Tensor and type(b) is Tensor:  # (`mask1 & mask2`: the op's answer)
+            return tensor_fn(a, b)
         if program_object(a) or program_object(b):  # its __and__, __ror__ ...
             return python_protocol(_PY[op], a, b)
         if type(a) is Tensor or type(b) is Tensor:

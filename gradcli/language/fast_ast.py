@@ -327,6 +327,8 @@ def _negated(self, node):
     if op_tok.value != "-":
         raise Unsupported("unary")
     v = self.expr(operand)
+    if isinstance(v, ast.Constant) and type(v.value) is float:  # (`-1.0`: Python's own)
+        return at(ast.Constant(-v.value), op_tok.line, op_tok.column)
     if _known_int(v):
         e = self._int(at(ast.UnaryOp(op=ast.USub(), operand=v), op_tok.line, op_tok.column))
         b = _bound(v)

@@ -19,15 +19,17 @@ call with the values it computed."""
 from __future__ import annotations
 
 import sys
+from types import FunctionType
 
 from ..library.stdlib import LazyIterator, StdModule
 from ..core.tensor import Tensor
 from ..library.torch_ns import namespace
+from ..library.values import METHODS as TENSOR_METHODS
 from ..library.values import BoundMethod, BuiltinFunction, Module
-from ..ops.registry import BUILTINS
+from ..ops.registry import BUILTINS, METHOD_ONLY
 from ..runtime import context
 from ..runtime.limits import SMALL
-from .arity import BareName
+from .arity import BareName, MethodName
 from .classes import HASH_PLAIN, SCALARS, LanguageObject, hash_plain_class
 from .containers import DICT_METHODS, SET_METHODS
 from .invoke import call_failed
@@ -406,14 +408,14 @@ _OPERANDS = frozenset({Tensor, int, float, bool})
 def torch_site(attr, line, col):
     """run(o, *args) for `o.attr(...)` with o a namespace of the torch API (`torch`, `F`:
     library.values.Module, whose attributes a program cannot set) where attr reaches an
-    op that declares itself pure (ops/registry.py: its function runs no code of the
-    program, no hook) and the arguments are tensors and numbers: the op's function
+    op that declares itself pure or quiet (ops/registry.py: its function runs no code of
+    the program, no hook) and the arguments are tensors and numbers: the op's function
     called as the general method call calls it (invoke.call: the errors placed at the
     call by call_failed), without its steps: the running frames made for the callee
     (nothing of the program runs to read them), the attribute's general lookup. None
     when attr is no such op (no site)."""
     entry = BUILTINS.get(attr)
-    if entry is None or entry.pure is not True:
+    if entry is None or (entry.pure is not True and entry.pure != "quiet"):
         return None
     fn = entry.fn
     names = namespace()
@@ -432,5 +434,41 @@ def torch_site(attr, line, col):
             return fn(*args)
         except Exception as e:
             return call_failed(e, fn, list(args), {}, attr, line, col, {})
+
+    return run
+
+
+TENSOR = Tensor
+_NUMBERS = frozenset({int, float, bool})
+
+
+def tensor_site(attr, line, col):
+    """run(o, *args) for `o.attr(...)` with o a tensor where attr is the method of an op
+    that declares itself pure or quiet (ops/registry.py: its function runs no code of the
+    program, no hook) and the arguments are tensors and numbers (numbers only for an op
+    pure only as a method, `pure="method"`): the method's function called as
+    fast_dispatch.method_caller calls it (its errors placed by call_failed), without the
+    running frames made for a callee that runs no code of the program. None when attr
+    is no such method (no site)."""
+    entry = METHOD_ONLY.get(attr) or BUILTINS.get(attr)
+    if entry is None or entry.pure not in (True, "method", "quiet"):
+        return None
+    fn = entry.fn if attr in METHOD_ONLY else getattr(entry.fn, "method", entry.fn)
+    if type(fn) is not FunctionType:
+        return None
+    kinds = _NUMBERS if entry.pure == "method" else _OPERANDS
+    name = MethodName(attr)
+
+    def run(o, *args):
+        if TENSOR_METHODS.get(attr) is not fn:  # (the table's method: library/methods.py)
+            return SLOW
+        for a in args:
+            if type(a) not in kinds:
+                return SLOW
+        state.line = line
+        try:
+            return fn(o, *args)
+        except Exception as e:
+            return call_failed(e, fn, (o, *args), {}, name, line, col, {})
 
     return run

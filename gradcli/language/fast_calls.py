@@ -21,12 +21,14 @@ from .fast_builtins import (
     MODULE,
     PLAIN_CLASSES,
     SLOW,
+    TENSOR,
     TORCH_MODULE,
     TableSite,
     function_site,
     method_sites,
     module_site,
     summed,
+    tensor_site,
     torch_site,
 )
 
@@ -172,7 +174,8 @@ class FastBuiltinCalls:
 
     def builtin_methods(self, attr, o, names, ty, general, line, col):
         """`o.attr(*names)` (the object and arguments computed, `ty` its type) for a
-        list, set or dict whose method has a site, or one of gradcli's own modules:
+        list, set or dict whose method has a site, a tensor's method of a pure op, a
+        namespace of the torch API's pure op, or one of gradcli's own modules:
         that site's answer; anything else (or SLOW) `general`."""
         out = general
         for t, site in method_sites(attr, len(names), line, col):
@@ -195,6 +198,18 @@ class FastBuiltinCalls:
             )
             out = ast.IfExp(
                 test=_is(_copy(ty), self.const(TORCH_MODULE, "TorchModule")),
+                body=_answered(self, call, _copy(general)),
+                orelse=out,
+            )
+        op = tensor_site(attr, line, col)  # (None unless attr is a pure op's method)
+        if op is not None:
+            call = _call(
+                self.const(op, f"tensor_{attr}_{self.tmp()[2:]}"),
+                _name(o.id) if isinstance(o, ast.Name) else _copy(o),
+                *[_copy(n) for n in names],
+            )
+            out = ast.IfExp(
+                test=_is(_copy(ty), self.const(TENSOR, "Tensor")),
                 body=_answered(self, call, _copy(general)),
                 orelse=out,
             )

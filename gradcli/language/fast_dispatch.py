@@ -314,7 +314,11 @@ def framed_reader(attr):
     frame's f_back reads them).  A module of the program's class (`self.weight` in its
     forward) whose classes have no attribute `attr` has it read here as
     classes.instance_attr would find it, running no code: its own variable, else
-    Module's parameter, buffer or submodule of that name."""
+    Module's parameter, buffer or submodule of that name.  An object of a library class
+    (library_object) has its own variable read so, and an attribute of its allowlist
+    (`language_attrs`) that its class's `language_quiet_attrs` says runs no code of the
+    program for this object (a custom Function's `ctx.saved_tensors` unless saved-tensor
+    hooks packed them)."""
     read = attr_reader(attr)
     direct = direct_name(attr)
     kinds: dict = {}  # type -> whether its objects are such modules (what stays true)
@@ -327,6 +331,9 @@ def framed_reader(attr):
             d = getattr(o, "__dict__", None)
             if d is not None and attr in d:
                 return d[attr]
+            quiet = getattr(t, "language_quiet_attrs", None)  # (its allowlist's, said quiet)
+            if quiet is not None and attr in quiet and quiet[attr](o):
+                return t.language_attrs[attr](o)
         if direct:
             kind = kinds.get(t)
             if kind is None:

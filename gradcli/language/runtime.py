@@ -346,7 +346,7 @@ def binary_op(op, augmented=False, first=None):  # noqa: C901 (one dispatch over
 
 
 # what no tensor operator takes: PyTorch's return NotImplemented, and Python's words follow
-NOT_OPERANDS = (str, type(None), dict, set, frozenset)
+NOT_OPERANDS, _OPERANDS = (str, type(None), dict, set, frozenset), (Tensor, float, int, bool)
 
 
 def refuse_operands(op, a, b, augmented=False):
@@ -395,12 +395,14 @@ def compare_op(op):
         return operator.is_
     if op == "is not":
         return operator.is_not
-    py = _CMP[op]
-    number = (int, float)
+    py, tensor_fn, number = _CMP[op], operator_function(op), (int, float)
 
     def run(a, b):
-        if type(a) in number and type(b) in number:
+        ta = type(a)
+        if ta in number and type(b) in number:
             return py(a, b)
+        if ta is Tensor and type(b) in _OPERANDS:  # (compare's answer, its tests left out)
+            return tensor_fn(a, b)
         return compare(op, a, b)
 
     run.numeric = py  # what two numbers get (fastops.specialize)

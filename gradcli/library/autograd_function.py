@@ -46,6 +46,13 @@ class FunctionCtx:
         "saved_tensors": lambda c: c.saved_tensors,
         "needs_input_grad": lambda c: c.needs_input_grad,
     }
+    # whether reading one of language_attrs runs no code of the program (the language may
+    # then read it without making the running frames): the saved tensors unless
+    # saved-tensor hooks packed them (unpacking calls the program's hook)
+    language_quiet_attrs = {
+        "saved_tensors": lambda c: type(c.to_save) is tuple,
+        "needs_input_grad": lambda c: True,
+    }
 
     def __init__(self):
         self.to_save = ()
@@ -176,7 +183,7 @@ class CustomNode(Node):
         running, ctx._in_backward = ctx._in_backward, True
         ctx._reader = self.k
         try:
-            if getattr(cls, "boxed_grads_call", False) is True:  # the grads as one list
+            if cls.boxed_grads_call is True:  # the grads as one list
                 res = cls.backward(ctx, grads)
             else:
                 res = cls.backward(ctx, *grads)
@@ -267,6 +274,10 @@ class Function(metaclass=_FunctionType):
     """torch.autograd.Function, to be subclassed."""
 
     language_subclassable = True
+    # a subclass's own settings (PyTorch's), False unless it sets them; read by apply and
+    # the node's backward as class attributes (a missing one's getattr raises inside)
+    clear_saved_tensors_on_access = False
+    boxed_grads_call = False
 
     @staticmethod
     def forward(*args, **kwargs):
@@ -300,7 +311,7 @@ class Function(metaclass=_FunctionType):
             else:
                 needs.append(False)
         ctx.needs_input_grad = tuple(needs)
-        ctx._clear_on_access = getattr(cls, "clear_saved_tensors_on_access", False) is True
+        ctx._clear_on_access = cls.clear_saved_tensors_on_access is True
         separate = _defines(cls, "setup_context")
         prev, hidden = context.current.grad_enabled, fw.State.visible
         context.current.grad_enabled = False
@@ -341,8 +352,10 @@ class Function(metaclass=_FunctionType):
             results.append(r)
             swap[id(o)] = r
         if ctx.to_save:
-            ctx.to_save = tuple(swap.get(id(t), t) if t is not None else None for t in ctx.to_save)
-        ctx._out_nodes = tuple(weakref.ref(n) for n in nodes)
+            ctx.to_save = tuple(
+                [swap.get(id(t), t) if t is not None else None for t in ctx.to_save]
+            )
+        ctx._out_nodes = tuple([weakref.ref(n) for n in nodes])
         if ctx.to_save:
             for n in nodes:  # what the engine frees after a backward (see backward)
                 n.saved, n.saved_src = (None,), (None,)

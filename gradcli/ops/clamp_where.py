@@ -320,7 +320,7 @@ class Where(Function):
     parser=Parser(overloaded=True),
     batch="elementwise",
     inplace=None,
-    pure=False,
+    pure="quiet",  # (its condition: an array its node takes, never replayed)
 )
 def where(condition, input, other):
     cond = tensor_arg(condition).data
@@ -352,7 +352,7 @@ def _where_t(cond, a, b):
     checks=none("where's samples check it"),
     batch="elementwise",
     inplace=None,
-    pure=False,
+    pure="quiet",  # (its condition: an array its node takes, never replayed)
     parser=None,
 )
 def where_method(x, condition, other):

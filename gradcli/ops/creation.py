@@ -503,9 +503,13 @@ def randint(
 def _own_shape(x, value, requires_grad):
     """`value` in x's shape and dtype (a valid shape: only the memory's check), as
     _filled makes it."""
-    shape = x.data.shape
+    shape, dt = x.data.shape, x.data.dtype
     check_alloc(shape)
-    return leaf(np.full(shape, value, x.data.dtype), requires_grad)
+    if dt.kind == "f":  # (np.full's copy, without its Python steps: the same rounding)
+        out = np.empty(shape, dt)
+        out.fill(value)
+        return leaf(out, requires_grad)
+    return leaf(np.full(shape, value, dt), requires_grad)
 
 
 def _like(fn, name, doc, batch, fill=None):
@@ -516,7 +520,8 @@ def _like(fn, name, doc, batch, fill=None):
         category="creation",
         batch=batch,
         inplace=None,
-        pure=False,
+        # (a new leaf, not a node: never replayed; a fill runs no code of the program)
+        pure=False if fill is None else "quiet",
         checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
         parser=None,
     )
@@ -556,7 +561,7 @@ _like(rand, "rand_like", "uniform [0, 1) values in the shape of input", None)
     category="creation",
     batch="elementwise",
     inplace=None,
-    pure=False,
+    pure="quiet",  # (a new leaf, not a node: never replayed)
     checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
     parser=None,
 )

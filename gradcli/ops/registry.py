@@ -148,8 +148,9 @@ facet(
     "pure",
     "builtin",
     "True: a replayed loop may run it, as f(x) and x.f(numbers) (its value depends on its "
-    "arguments alone and it changes nothing); 'method': only as x.f(numbers); False: a "
-    "loop that calls it is not replayed",
+    "arguments alone and it changes nothing); 'method': only as x.f(numbers); 'quiet': a "
+    "loop that calls it is not replayed, but it runs no code of the program and changes "
+    "nothing (the fast tier calls it directly); False: a loop that calls it is not replayed",
 )
 
 

@@ -154,6 +154,10 @@ def check_total(extra=0, what="the result", rss=None):
 
 def check_alloc(shape, itemsize=8):
     """Refuse a tensor over the memory cap before anything is allocated."""
+    if type(shape) is tuple:  # (a small one of Python ints: nothing else to check)
+        n = math.prod(shape)  # (a negative dim returns below too; NumPy's ints: not int)
+        if type(n) is int and 0 <= n * itemsize < SMALL and n * itemsize <= _limits().max_memory:
+            return
     shape = tuple(map(int, shape))
     if min(shape, default=0) < 0:
         return  # the caller reports negative sizes in its own words
