@@ -859,7 +859,7 @@ def dropout(input, p=0.5, training=True, inplace=False):
     category="nn",
     batch=None,
     inplace=None,
-    pure=False,
+    pure=True,  # (its draws an op of their own, run in their place: _Noise)
     checks=none("random values: nothing to compare finite differences with"),
     parser=None,
 )

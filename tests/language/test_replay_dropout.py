@@ -152,6 +152,25 @@ for step in range(24):
         print(step, loss.item(), acc)
 print(model.training, model[2].training, model[3].weight)
 """,
+    # channel-wise dropout (Dropout2d after a Conv2d, Dropout1d of an unbatched input)
+    "channels": _HEAD
+    + """Z = X.view(4, 6, 5)[:, None].repeat(1, 2, 1, 1)
+T, X3 = y[:4], X[:3]
+net = nn.Sequential(nn.Conv2d(2, 3, 3), nn.Dropout2d(0.4), nn.Flatten(), nn.Linear(36, 2))
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+for step in range(12):
+    loss = F.cross_entropy(net(Z), T)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+print(loss, net[3].weight.grad, torch.rand(2))
+drop = nn.Dropout1d(0.5)
+w = torch.ones(5, requires_grad=True)
+for step in range(6):
+    out = (drop(X3 * w) ** 2).sum()
+    out.backward()
+print(out, w.grad, torch.rand(2))
+""",
 }
 
 #: iterations replayed (calls and loop iterations), at least
@@ -161,6 +180,7 @@ REPLAYED = {
     "own_module": 12,
     "in_a_def": 15,
     "train_first": 15,
+    "channels": 15,
 }
 
 

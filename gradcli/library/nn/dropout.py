@@ -79,6 +79,12 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
 
 class _DropoutNd(Module):
     fn = staticmethod(dropout2d)
+    replay_op = "feature_dropout"  # (its draws replayed in their place: ops/nn.py _Noise)
+    replay_training = True  # (in eval() its forward runs no op)
+
+    def replay_pure(self):
+        """(Module.replay_pure) In place (`mul_` of the input), it is not replayed."""
+        return not self.inplace and Module.replay_pure(self)
 
     def __init__(self, p=0.5, inplace=False):
         super().__init__()
