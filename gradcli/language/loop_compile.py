@@ -42,7 +42,7 @@ def compile_body(comp, suite, target_names, cond):
         return None
     if cond is not None and not _condition(cond):
         return None
-    return _compile(comp, _statements(suite), target_names, cond)
+    return _with_tail(comp, _statements(suite), target_names, cond)
 
 
 def compile_def(comp, suite):
@@ -97,13 +97,52 @@ def _moving(n, kind, moving):
     return ("batch", kind[1]) if reads & moving and kind[1] not in reads else kind
 
 
-def _compile(comp, nodes, target_names, cond):
+def _tail(nodes, kinds):
+    """Where a loop body's compiled tail starts (`_compile`): its first statement of a kind
+    a replayed body may not have, when statements that replay come before it, else None
+    (no tail, or no body to replay)."""
+    if None not in kinds:
+        return len(kinds)
+    at = kinds.index(None)
+    if not any(k[0] in _REPLAYS for k in kinds[:at]):
+        return None
+    made = {k[1] for k in kinds[:at] if k[0] == "assign"}
+    if any(_written(n) & made for n in nodes[at:]):
+        return None  # (a made name bound again by the tail)
+    return at
+
+
+def _with_tail(comp, nodes, target_names, cond):
+    """A loop body's items (`_compile`): the statements from the first of a kind a
+    replayed body may not have on (after statements that replay: `_tail`) run as
+    compiled each iteration, the names made before them bound first (its items of kind
+    "compiled", replay_tail.py); the names they bind are counters to the statements
+    before them (an op reading one would be checked to fail every iteration)."""
+    at = _tail(nodes, [_kind(n) for n in nodes]) if nodes else None
+    if at is None or at == len(nodes):
+        return _compile(comp, nodes, target_names, cond)
+    rest = set().union(*(_written(n) | _loop_targets(n) for n in nodes[at:]))
+    items = _compile(comp, nodes[:at], target_names, cond, frozenset(rest))
+    if items is None:
+        return None
+    comp.depth += 1  # (as Compiler.block compiles a block)
+    try:
+        for n in nodes[at:]:
+            items += (_item(comp, n, ("compiled", None), set(), set(), ({}, {})),)
+    finally:
+        comp.depth -= 1
+    return items
+
+
+def _compile(comp, nodes, target_names, cond, changing=frozenset()):
+    """The items of a body's statements (`_item`), or None when it does not qualify
+    (`changing`: names that change each iteration, read as counters)."""
     cond_names = names_in(cond) if cond is not None else set()
     nodes, alt, cells = split(nodes)  # (`total += E.item()`: loop_split.py)
     kinds = [_kind(n) for n in nodes]
     if not nodes or None in kinds:
         return None
-    counters = {k[1] for k in kinds if k[0] == "counter"}
+    counters = {k[1] for k in kinds if k[0] == "counter"} | changing
     counters |= {k[1][0] for k in kinds if k[0] == "item"}  # (changed by the body too)
     clipped = _clipped(nodes, kinds)  # norm = clip_grad_norm_(...): bound as compiled
     counters |= clipped or set()
@@ -272,6 +311,8 @@ def _item(comp, n, kind_what, results, changed, parts):
             for name in sorted(names_in(node) - set(skip))
         )
 
+    if kind == "compiled":  # (a tail's statement: replay_tail.py, reading nothing first)
+        return (kind, what, closure, (), line, col)
     if kind == "assign":
         value = n.children[1]
         extra = (

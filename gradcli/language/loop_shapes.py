@@ -57,6 +57,10 @@ variables hold tensors, numbers or gradcli's own functions, `torch` and `no_grad
 does, so nothing can see a made name mid-loop, and each statement reads the same
 variables at the start of an iteration as where it stands.
 
+A loop body whose statements qualify up to one that does not (after at least one
+that replays) has a compiled tail: that statement and those after it run as compiled
+each iteration (loop_compile._tail, language/replay_tail.py).
+
 A `def` body qualifies (`loop_compile.compile_def`, language/replay_defs.py replays
 its calls) when its statements but a docstring and a last `return` qualify as a loop
 body's, its parameters read as variables.

@@ -66,7 +66,8 @@ from .positions import pos
 from .replay_checks import Fail, negative_zero
 from .replay_steps import backward_item, run_updates
 from .replay_records import AS_COMPILED, ASSIGN, BACKWARD, CHECK, CLEAR_GRAD, ITEM, NO_GRAD, STEP
-from .replay_records import APPEND, ARRAY_STEP, BATCH, CALL, EACH, ZERO_GRAD
+from .replay_records import APPEND, ARRAY_STEP, BATCH, CALL, EACH, TAIL, ZERO_GRAD
+from .replay_tail import tail
 from .replay_plan import plan as make_plan
 from .replay_draws import DRAWS, queued
 from .replay_keyed import drawn_iteration, grow, keyed, rest
@@ -104,6 +105,7 @@ class Body:
         "cond_loads",
         "keyed",
         "rest",
+        "tail",
     )
 
     def __init__(self, items, targets):
@@ -131,6 +133,8 @@ class Body:
             first += 1
         self.first = first
         self.after_first = sequence(self.closures[first:])
+        at = next((x for x, it in enumerate(items) if it[0] == "compiled"), None)
+        self.tail = sequence(self.closures[at:]) if at is not None else None
 
     @classmethod
     def compile(cls, comp, suite, target, cond):
@@ -688,6 +692,8 @@ def _other(run, plan, item):
     kind = item[0]
     if kind == CHECK:
         return _GO if run._still(plan) else run._compiled(item[1])
+    if kind == TAIL:  # (replay_plan.Tail: the body's compiled tail)
+        return tail(run, plan, item[1])
     if kind == CALL:  # (replay_plan.Call: replay_defs._Held.in_loop)
         return item[1].in_loop(run, item)
     if kind == BATCH:  # (replay_plan.Batch: `idx = perm[i : i + bs]`)

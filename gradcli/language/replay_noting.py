@@ -79,10 +79,14 @@ def noting(body, s, seen, drew):
     the notes, the draws made before its first statement that is neither an
     assignment nor an `if`, whose condition was tested before the iteration)."""
     first = None
+    tail = None
     with engine.recording() as rec:
         for i, (kind, what, closure, extra, line, col) in enumerate(body.items):
             if first is None and kind != "assign" and kind != "guard":
                 first = len(drew)
+            if kind == "compiled":  # (a tail, run as compiled after the recording)
+                tail = i
+                break
             at = len(drew)
             if kind == "assign":
                 read = read_all(extra[2], s)
@@ -129,4 +133,8 @@ def noting(body, s, seen, drew):
                 return r, None, first
             for x in range(at, len(drew)):
                 drew[x] = drew[x] + (i,)
+    if tail is not None:  # (its draws, after the first other statement, give no plan)
+        r = body.tail(s)
+        if r is not None:
+            return r, None, first
     return None, rec.notes, len(drew) if first is None else first

@@ -33,7 +33,7 @@ from .replay_through import held as _held, unsafe_globals
 from .replay_records import AS_COMPILED, ASSIGN, BACKWARD, CALL, CHECK
 from .replay_records import AsCompiled, Assign, Backward, Check, Noted
 from .replay_records import APPEND, GUARD, ITEM, Guard, NotedStep, Step, plain
-from .replay_records import BATCH, Batch
+from .replay_records import BATCH, TAIL, Batch, Tail
 from .replay_steps import taking
 from .replay_checks import Fail, checks_of, compiled_call, keeps, kinds, namespaces, once
 from .replay_checks import library_checks
@@ -106,7 +106,8 @@ def plan(body, seen, notes):
     keys = {}  # item index of an assignment -> its ops' index tensors (`_keys`)
     keyed = set()  # the ops that take index tensors (never hoisted)
     holders = _holders(body, seen)
-    for i, (kind, what, closure, extra, line, col) in enumerate(body.items):
+    tail = _tail_at(body.items)
+    for i, (kind, what, closure, extra, line, col) in enumerate(body.items[:tail]):
         if (called := _called(kind, what, extra, seen.get(i), checks)) is not None:
             held, read, mode, into = called  # (its checks added by replay_defs._Held.item)
             modes.add(mode)
@@ -185,7 +186,7 @@ def plan(body, seen, notes):
             items.append(_as_compiled(kind, what, extra, seen[i], checks, closure, i))
     if len(modes) != 1:
         raise Fail
-    checks, items = _batched(checks, items)
+    checks, items = _batched(checks, _tailed(items, tail, len(body.items)))
     remakes = _kept_views(adopt, freed, remakes, items)
     unsafe_globals(body, through, Fail)
     items, guards = _guards(_rechecked(items, calls))
@@ -256,8 +257,10 @@ def plan(body, seen, notes):
     # (the checks hold from one replayed iteration to the next unless they read what
     # the loop binds; a `while` condition runs no code of the program while its
     # variables hold numbers, which Run._ready checks: Body.cond_loads)
-    plan.steady = not calls and (
-        body.targets is not None or (body.targets is None and body.cond_loads is not None)
+    plan.steady = (
+        not calls
+        and type(items[-1]) is not Tail
+        and (body.targets is not None or (body.targets is None and body.cond_loads is not None))
     )
     plan.mode = modes.pop()
     plan.backward = backward
@@ -307,6 +310,21 @@ def _assign(x, it, items, views, fixed, frees, base, swap, step, keys):
             ),
         )
     )
+
+
+def _tail_at(items):
+    """The index of the first item of a body's compiled tail (loop_compile._tail), or
+    the number of items when it has none."""
+    for i, it in enumerate(items):
+        if it[0] == "compiled":
+            return i
+    return len(items)
+
+
+def _tailed(items, tail, n):
+    """The items and a Tail (its place among the body's `n` items) when the body has a
+    compiled tail (replay_tail.py), its last item."""
+    return [*items, Tail(TAIL, tail)] if tail < n else items
 
 
 def _called(kind, what, extra, seen, checks):

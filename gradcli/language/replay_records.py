@@ -12,6 +12,7 @@ ASSIGN, BACKWARD, AS_COMPILED, NO_GRAD, CHECK, ITEM, CALL, APPEND = 0, 1, 2, 3, 
 # (where an `if` stands among the items while a plan is made: `Guard`, never run)
 GUARD = 8
 BATCH = 9
+TAIL = 10
 # ... and of a no_grad block's entries
 STEP, CLEAR_GRAD, ENTRY_AS_COMPILED, ARRAY_STEP, ZERO_GRAD, EACH = 0, 1, 2, 3, 4, 5
 
@@ -144,6 +145,14 @@ class Guard(NamedTuple):
 
     kind: int  # GUARD
     at: int  # its index among the body's items
+
+
+class Tail(NamedTuple):
+    """The body's compiled tail (loop_compile._tail): its statements run as compiled, the
+    names made before them bound first (replay_tail.tail); the plan's last item."""
+
+    kind: int  # TAIL
+    at: int  # its first statement's index among the body's items
 
 
 class NoGrad(NamedTuple):

@@ -40,7 +40,7 @@ PROGRAMS = {
     # the same calls in a loop that is not replayed (a statement it may not have)
     "loop_not_replayed": _HEAD
     + _STEP
-    + "for i in range(30):\n    loss = step(X, Y, 0.01)\n    print(end='')\n"
+    + "for i in range(30):\n    print(end='')\n    loss = step(X, Y, 0.01)\n"
     + _AFTER,
     # a step of no arguments (its data and parameters the globals it reads)
     "no_arguments": _HEAD
