@@ -12,6 +12,7 @@ import numpy as np
 from ..core import dtypes
 from ..engine.declare import none
 from ..engine.function import Function
+from ..engine.modes import state as modes
 from ..engine.saved import saved_const
 from ..engine.forward import add_terms, bilinear, linear, linear_with
 from ..engine.zero_terms import div_rule
@@ -46,6 +47,7 @@ def _shapes(a, b):
 
 
 _FAST = (Tensor, int, float)
+I64 = np.dtype(np.int64)
 #: a float16 tensor and a Python number: mul, div, floor_divide, pow (ops/half_nodes.py)
 HALF_NUMBER: dict = {}
 
@@ -96,6 +98,8 @@ def _operands(a, b):
                 return a, b, da.dtype  # a 0-d operand cannot make the result bigger
         elif (tb is float or tb is int) and da.dtype.kind == "f":
             return a, b, da.dtype
+        elif tb is int and da.dtype is I64 and -(2**63) <= b < 2**63:
+            return a, b, I64  # (an index plus an offset: the int64 tensor's dtype)
     elif tb is Tensor and (ta is float or ta is int) and b.data.dtype.kind == "f":
         return a, b, b.data.dtype
     a, b = _args2(a, b)
@@ -551,12 +555,30 @@ def _bool_sub_check(a, b):
         )
 
 
+def _int_step(cls, a, b):
+    """`cls`'s result (Add, Sub, Mul) for a 0-d int64 tensor `a` and a Python int `b`
+    (an index drawn from a tensor plus an offset: `data[s : s + n]`), on Python's ints,
+    when it is in int64's range (else None: the ufunc wraps it) and no mode records ops:
+    the node apply2 makes for such operands is none (an integer tensor requires no
+    grad), its value the ufunc's."""
+    da = a.data
+    if da.dtype is I64 and not da.ndim and not modes.on:
+        v = cls.pair(int(da), b)
+        if -(2**63) <= v < 2**63:
+            return Tensor(np.array(v, I64))
+    return None
+
+
 @internal("add")  # the built-in (with alpha=): ops/scaled.py
 def add(a, b):
     if type(a) is Tensor:
         dt = _same_float(a, b)
         if dt is not None:
             return Add.apply2(a, b, dt)
+        if type(b) is int:
+            r = _int_step(Add, a, b)
+            if r is not None:
+                return r
     a, b, dt = _operands(a, b)
     if dt is F16:
         a, b = HALF_NUMBER["operands"](a, b, False)
@@ -571,6 +593,10 @@ def sub(a, b):
         dt = _same_float(a, b)
         if dt is not None:
             return Sub.apply2(a, b, dt)
+        if type(b) is int:
+            r = _int_step(Sub, a, b)
+            if r is not None:
+                return r
     a, b, dt = _operands(a, b)
     if dt is F16:
         a, b = HALF_NUMBER["operands"](a, b, False)
@@ -599,6 +625,10 @@ def mul(a, b):
         dt = _same_float(a, b)
         if dt is not None:
             return Mul.apply2(a, b, dt)
+        if type(b) is int:
+            r = _int_step(Mul, a, b)
+            if r is not None:
+                return r
     a, b, dt = _operands(a, b)
     if type(a) is not Tensor:
         a, b = b, a

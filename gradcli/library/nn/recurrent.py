@@ -94,6 +94,19 @@ class _TENSORS:
 
 
 def _arith(cls, a, b):
+    dt = a.dtype
+    if (
+        dt is b.dtype
+        and a.shape == b.shape
+        and a.ndim == 2
+        and a.strides[1] == b.strides[1] == dt.itemsize
+        and a.strides[0] >= a.strides[1] * a.shape[1]
+        and b.strides[0] >= b.strides[1] * b.shape[1]
+    ):
+        # (a cell's float operands, of one shape, whose rows are contiguous (a gate's
+        # columns): the op's ufunc alone, its result C-contiguous as TensorIterator lays
+        # out operands whose dimensions are in C's order)
+        return cls.ufunc(a, b)
     node = cls.__new__(cls)
     node.saved = ()
     return node.forward(a, b, a.dtype)

@@ -230,6 +230,16 @@ def _walk(shape, strides, item, step, grain):
     return outer_first, vector, inverse, tuple(shape[d] for d in outer_first)
 
 
+def all_vector(x, step, grain=GRAIN):
+    """Whether an element-wise kernel of the one operand x (an array of at least one
+    dimension) computes every value with its vector code (whole blocks of `step` in each
+    run of each thread's range): then the kernel's values are its vector code's on x's
+    values in any order (C's).  Kept per layout (`_walk`)."""
+    if x.flags.c_contiguous and x.size <= grain:  # (one run: whole blocks or not)
+        return x.size > 0 and not x.size % step
+    return _walk(x.shape, (x.strides,), x.itemsize, step, grain)[1] is True
+
+
 def plan(arrays, step, grain=GRAIN):
     """(values, vector, restore) for an element-wise kernel over `arrays` (one shape):
     each operand's values in the order TensorIterator visits them (1-D), a mask of the

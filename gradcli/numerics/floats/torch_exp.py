@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import native
 from .fma import Split, estrin10, fma
-from .tensor_iter import VEC_BLOCK, split
+from .tensor_iter import VEC_BLOCK, all_vector, split
 from .sleef_explog import expf
 
 _R_LN2 = 1.442695040888963407359924681001892137426645954152985934135449406931
@@ -181,6 +181,12 @@ def _sigmoid(exp, x):
     return one / (exp(-x) + one)  # -x flips a nan's sign, as torch's negation does
 
 
+def _exact_sigmoid(v):
+    """The vector code's sigmoid of the values the compiled pass flags, in NumPy."""
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        return _sigmoid(_sleef_exp, v)
+
+
 def _vector_sigmoid(x):
     """The vector code's sigmoid of a run's whole blocks (1-D, contiguous): one compiled
     pass where the loops are loaded (numerics/native_act.py), the flagged values NumPy's."""
@@ -196,6 +202,12 @@ def sigmoid(x):
         v = sigmoid_one(x.item(), x.dtype.char == "f")
         if v is not None:
             return np.array(v, x.dtype).reshape(x.shape)
+    if x.ndim and native.loaded() and all_vector(x, VEC_BLOCK[x.dtype.type]):
+        # every value the vector code's (a gate's rows of whole blocks): one compiled
+        # pass over the values in C order, without the walk's gathering
+        out = native.act("sigmoid", x.dtype, np.ascontiguousarray(x), exact=_exact_sigmoid)
+        if out is not None:
+            return out
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         return split(
             _vector_sigmoid,
