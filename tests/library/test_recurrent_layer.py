@@ -21,12 +21,12 @@ for kind in ("GRU", "RNN", "relu", "LSTM"):
                {{"bidirectional": True, "num_layers": 2}}):
         for use in ("out", "hn", "both", "zero"):
             if kind == "relu":
-                m = nn.RNN(3, 5, nonlinearity="relu", **kw)
+                m = nn.RNN(3, {hidden}, nonlinearity="relu", **kw)
             else:
-                m = getattr(nn, kind)(3, 5, **kw)
+                m = getattr(nn, kind)(3, {hidden}, **kw)
             shape = (2, 6, 3) if kw.get("batch_first") else (6, 2, 3)
             x = torch.randn(*shape, requires_grad=True)
-            h0 = torch.randn(m.num_layers * (2 if m.bidirectional else 1), 2, 5, requires_grad=True)
+            h0 = torch.randn(m.num_layers * (2 if m.bidirectional else 1), 2, {hidden}, requires_grad=True)
             c0 = torch.randn(h0.shape, requires_grad=True)
             hx = (h0, c0) if kind == "LSTM" else h0
             out, h = m(x, None if use == "out" else hx)
@@ -53,10 +53,13 @@ for kind in ("GRU", "RNN", "relu", "LSTM"):
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
-def test_one_node_gives_the_ops_bits(monkeypatch, dtype):
+@pytest.mark.parametrize("hidden", [5, 16])
+def test_one_node_gives_the_ops_bits(monkeypatch, dtype, hidden):
+    """(16 hidden units: every gate value is the sigmoid's vector code, whose gates the
+    layer computes in one kernel over the pieces' columns; 5: piece by piece)"""
     from gradcli.library.nn import recurrent
 
-    source = SOURCE.format(dtype=dtype)
+    source = SOURCE.format(dtype=dtype, hidden=hidden)
     fused = Run(source)
     monkeypatch.setattr(recurrent, "_fits", lambda mode, ig: False)
     ops = Run(source)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 
+from ...numerics.floats.tensor_iter import VEC_BLOCK, all_vector
 from ...numerics.mkl import torch_mm
 from ...ops.elementwise import Add, Mul, Sub
 from ...ops.unary import forward_of
@@ -44,8 +45,12 @@ def _step(mode, igates, hidden, w_hh, b_hh, kept=None):
     if mode == "LSTM":
         hx, cx = hidden
         gates = o.add(o.linear(hx, w_hh, b_hh), igates)
-        i, fg, g, og = o.pieces(gates, 4, (0, 1, 2, 3))
-        i, fg, g, og = o.sigmoid(i), o.sigmoid(fg), o.tanh(g), o.sigmoid(og)
+        if kept is None:
+            i, fg, g, og = o.pieces(gates, 4, (0, 1, 2, 3))
+            i, fg, g, og = o.sigmoid(i), o.sigmoid(fg), o.tanh(g), o.sigmoid(og)
+        else:
+            i, fg, og = o.sigmoids(gates, 4, (0, 1, 3))
+            g = o.tanh(o.pieces(gates, 4, (2,))[0])
         cy = o.add(o.mul(fg, cx), o.mul(i, g))
         tc = o.tanh(cy)
         if kept is not None:
@@ -59,8 +64,7 @@ def _step(mode, igates, hidden, w_hh, b_hh, kept=None):
         # only the pieces used are made: the others would be nodes no backward reaches)
         (inew,) = o.pieces(igates, 3, (2,))
         (hnew,) = o.pieces(hgates, 3, (2,))
-        sr, sz = o.pieces(o.add(hgates, igates), 3, (0, 1))
-        r, z = o.sigmoid(sr), o.sigmoid(sz)
+        r, z = o.sigmoids(o.add(hgates, igates), 3, (0, 1))
         n = o.tanh(o.add(inew, o.mul(hnew, r)))
         d = o.sub(hidden, n)
         if kept is not None:
@@ -91,6 +95,11 @@ class _TENSORS:
         if len(which) == chunks:
             return _f("chunk", x, chunks, 1)
         return _f("chunk_pieces", x, chunks, 1, which)
+
+    @staticmethod
+    def sigmoids(x, chunks, which):
+        """The sigmoids of chunk(x, chunks, 1)'s pieces numbered in `which`."""
+        return tuple(_f("sigmoid", p) for p in _TENSORS.pieces(x, chunks, which))
 
 
 def _arith(cls, a, b):
@@ -133,6 +142,22 @@ class _ARRAYS:
         """chunk(x, chunks, 1)'s pieces numbered in `which`: the same views."""
         size = int(x.shape[1]) // chunks
         return tuple(x[:, k * size : (k + 1) * size, ...] for k in which)
+
+    @staticmethod
+    def sigmoids(x, chunks, which):
+        """The sigmoids of chunk(x, chunks, 1)'s pieces numbered in `which` (in order):
+        one kernel over the columns from the first piece to the last where every value
+        of a piece and of those columns takes the kernel's vector code (each value then
+        the vector code's of that value alone: tensor_iter.all_vector), else each
+        piece's own."""
+        size = int(x.shape[1]) // chunks
+        lo, hi = which[0] * size, (which[-1] + 1) * size
+        step = VEC_BLOCK[x.dtype.type]
+        span = x[:, lo:hi]
+        if len(which) > 1 and all_vector(x[:, lo : lo + size], step) and all_vector(span, step):
+            out = forward_of("sigmoid", span)
+            return tuple(out[:, (k - which[0]) * size : (k - which[0] + 1) * size] for k in which)
+        return tuple(forward_of("sigmoid", p) for p in _ARRAYS.pieces(x, chunks, which))
 
 
 def _layer_ops(mode, igates, h, w_hh, b_hh, reverse):

@@ -154,23 +154,24 @@ class RecurrentLayer(Function):
 def _gru_step(gh, r, z, n, hnew, d):
     """(the gradient of h - n's h, of the hidden gates, of the input gates) of a GRU step
     whose output's gradient is gh, as the step's nodes make them: the chunk pieces'
-    gradients written into zeros and those arrays added."""
+    gradients written into zeros and those arrays added (the same values)."""
     gd = gh * z
     gz = gh * d
     ga = tanh_backward_values(gh + -gd, n)
     ghnew = ga * r
     gr = ga * hnew
     size = z.shape[1]
-    shape = (gh.shape[0], 3 * size)
-    gs = np.zeros(shape, gh.dtype)
-    gs[:, :size] = sigmoid_backward_values(gr, r)
-    gs[:, size : 2 * size] = sigmoid_backward_values(gz, z)
-    pad = np.zeros(shape, gh.dtype)
-    pad[:, 2 * size :] = ghnew
-    ghg = pad + gs
-    pad = np.zeros(shape, gh.dtype)
-    pad[:, 2 * size :] = ga
-    return gd, ghg, pad + gs
+    two = 2 * size
+    # (each array its pieces' zeros added to the other pieces': a piece's values plus
+    # +0.0, which only turns a -0.0 into +0.0, written into one array)
+    ghg = np.empty((gh.shape[0], 3 * size), gh.dtype)
+    np.add(sigmoid_backward_values(gr, r), 0.0, out=ghg[:, :size])
+    np.add(sigmoid_backward_values(gz, z), 0.0, out=ghg[:, size:two])
+    gig = np.empty_like(ghg)
+    gig[:, :two] = ghg[:, :two]
+    np.add(ghnew, 0.0, out=ghg[:, two:])
+    np.add(ga, 0.0, out=gig[:, two:])
+    return gd, ghg, gig
 
 
 def _lstm_step(gh, g_c, i, f, gg, o, tc, cx):
