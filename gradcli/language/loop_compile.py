@@ -21,6 +21,7 @@ from .loop_shapes import (
     _item_of,
     _kind,
     _loop_targets,
+    _no_grad_number,
     _number,
     _REPLAYS,
     _scaled_item,
@@ -99,12 +100,18 @@ def _moving(n, kind, moving):
 
 def _tail(nodes, kinds):
     """Where a loop body's compiled tail starts (`_compile`): its first statement of a kind
-    a replayed body may not have, when statements that replay come before it, else None
-    (no tail, or no body to replay)."""
+    a replayed body may not have (or an `if` whose condition reads a name the body
+    binds: `if val < best:`), when a `backward` comes before it (a training step: a
+    loop of plain Python would leave the fast tier, and its function with it), else
+    None."""
+    written = set().union(*(_written(n) for n in nodes))
+    kinds = [  # (an `if` on what the body changes: tested in its place, compiled)
+        None if k is not None and k[0] == "guard" and names_in(k[1]) & written else k for k in kinds
+    ]
     if None not in kinds:
         return len(kinds)
     at = kinds.index(None)
-    if not any(k[0] in _REPLAYS for k in kinds[:at]):
+    if not any(k[0] == "backward" for k in kinds[:at]):  # (a training step: no plain Python)
         return None
     made = {k[1] for k in kinds[:at] if k[0] == "assign"}
     if any(_written(n) & made for n in nodes[at:]):
@@ -142,7 +149,7 @@ def _compile(comp, nodes, target_names, cond, changing=frozenset()):
     kinds = [_kind(n) for n in nodes]
     if not nodes or None in kinds:
         return None
-    counters = {k[1] for k in kinds if k[0] == "counter"} | changing
+    counters = {k[1] for k in kinds if k[0] in ("counter", "number")} | changing
     counters |= {k[1][0] for k in kinds if k[0] == "item"}  # (changed by the body too)
     clipped = _clipped(nodes, kinds)  # norm = clip_grad_norm_(...): bound as compiled
     counters |= clipped or set()
@@ -165,11 +172,15 @@ def _compile(comp, nodes, target_names, cond, changing=frozenset()):
             continue
         if reads & batches:
             return None  # (a batch read before the statement that makes it)
-        if kind == "assign":
-            value = names_in(n.children[1])
-            if (value & results) - made or (value - results) & counters:
+        if kind in ("assign", "number"):  # (a no_grad number's name: a counter)
+            value = names_in(n.children[1] if kind == "assign" else _no_grad_number(n)[1])
+            if (
+                (value & results) - made
+                or (value - results) & counters
+                or (kind == "number" and what in results)
+            ):
                 return None  # read before it is made here, or changed by the body
-            made.add(what)
+            made.update({what} & results)
         elif kind == "backward":
             if what not in made:
                 return None
@@ -313,12 +324,16 @@ def _item(comp, n, kind_what, results, changed, parts):
 
     if kind == "compiled":  # (a tail's statement: replay_tail.py, reading nothing first)
         return (kind, what, closure, (), line, col)
-    if kind == "assign":
-        value = n.children[1]
+    if kind in ("assign", "number"):
+        value = n.children[1] if kind == "assign" else _no_grad_number(n)[1]
+        read = reads(value, results)
+        if kind == "number":  # (and the names its `with` reads: gradcli's own, checked)
+            head = reads(n.children[0], results)
+            read = tuple(sorted({r[0]: r for r in read + head}.values(), key=lambda r: r[0]))
         extra = (
             comp.store_name(what) if cell is None else cell.store,
             comp.load_name(what, n.children[0]) if cell is None else cell.load,
-            reads(value, results),
+            read,
             _literals(comp, value),
             tuple(
                 (name, path, attr, builtins.get(attr))
@@ -326,7 +341,7 @@ def _item(comp, n, kind_what, results, changed, parts):
                 if name not in results
             ),
             _has_call(value),
-            _def_call(comp, value),
+            _def_call(comp, value) if kind == "assign" else None,
         )
     elif kind == "backward":
         at = n.children[0].children[0].children[1]  # the `backward` of name.backward()

@@ -414,8 +414,43 @@ def _inplace_method(name) -> bool:
     return any(getattr(e.inplace, "name", None) == name for e in BUILTINS.values())
 
 
-def _no_grad_block(node) -> bool:
-    item, suite = node.children[0], node.children[-1]
+#: what the expression of a no_grad number is (`_no_grad_number`): an op's application
+_NUMBER_OF = frozenset({"call", "binary", "power", "unary", "getitem"})
+
+
+def _no_grad_number(node):
+    """(the name, the expression) of a no_grad block `with torch.no_grad(): name =
+    expression.item()`, the expression pure and not a variable (its last op's value is
+    the number: replay_numbers.py), else None."""
+    if not _no_grad_head(node):
+        return None
+    sts = [st for st in node.children[-1].children if isinstance(st, Tree)]
+    small = sts[0].children if len(sts) == 1 and sts[0].data == "simple_stmt" else ()
+    small = [x for x in small if x is not None]
+    if len(small) != 1 or small[0].data != "assign" or len(small[0].children) != 2:
+        return None
+    target, value = small[0].children
+    c = value
+    if not (
+        isinstance(target, Tree)
+        and target.data == "name"
+        and isinstance(c, Tree)
+        and c.data == "call"
+        and c.children[1] is None
+        and isinstance(c.children[0], Tree)
+        and c.children[0].data == "getattr"
+        and c.children[0].children[1].value == "item"
+    ):
+        return None
+    expr = c.children[0].children[0]
+    if not (isinstance(expr, Tree) and expr.data in _NUMBER_OF and pure(expr)):
+        return None
+    return target.children[0].value, expr
+
+
+def _no_grad_head(node) -> bool:
+    """Whether a `with` statement is `with torch.no_grad():` (or `no_grad()`)."""
+    item = node.children[0]
     if len(node.children) != 2 or item.children[1] is not None:
         return False
     c = item.children[0]
@@ -429,7 +464,12 @@ def _no_grad_block(node) -> bool:
         )
     else:
         ok = c.data == "name" and c.children[0].value == "no_grad"
-    if not ok:
+    return ok
+
+
+def _no_grad_block(node) -> bool:
+    suite = node.children[-1]
+    if not _no_grad_head(node):
         return False
     for st in suite.children:
         if not isinstance(st, Tree):
@@ -599,6 +639,8 @@ def _kind(node):
         return "each", None  # (in the body's grad mode: a loop's "each" of one)
     if d == "if_stmt" and len(ch) == 3 and ch[2] is None and _condition(ch[0]):
         return "guard", ch[0]
+    if d == "with_stmt" and _no_grad_number(node) is not None:  # val = f(x).item()
+        return "number", _no_grad_number(node)[0]
     if d == "with_stmt" and _no_grad_block(node):
         return "updates", None
     if d == "for_stmt" and _over_parameters(node, _clear):  # for p in params: p.grad = None

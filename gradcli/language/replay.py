@@ -68,6 +68,7 @@ from .replay_steps import backward_item, run_updates
 from .replay_records import AS_COMPILED, ASSIGN, BACKWARD, CHECK, CLEAR_GRAD, ITEM, NO_GRAD, STEP
 from .replay_records import APPEND, ARRAY_STEP, BATCH, CALL, EACH, TAIL, ZERO_GRAD
 from .replay_tail import tail
+from .replay_numbers import NOTED, NUMBER, _unbound, number
 from .replay_plan import plan as make_plan
 from .replay_draws import DRAWS, queued
 from .replay_keyed import drawn_iteration, grow, keyed, rest
@@ -124,7 +125,9 @@ class Body:
         self.keyed = False  # a loop's: a plan per draws (replay_draws.py; a def's: none)
         self.rest = None  # a top-level loop's: its fast code from an item on (control._looped)
         self.closures = tuple(it[2] for it in items)
-        self.stores = {what: extra[0] for kind, what, _, extra, _, _ in items if kind == "assign"}
+        self.stores = {
+            w: x[0] if k == "assign" else _unbound for k, w, _, x, _, _ in items if k in NOTED
+        }
         self.loads = {what: extra[1] for kind, what, _, extra, _, _ in items if kind == "assign"}
         self.run_all = sequence(self.closures)  # the body as compiled
         # the assignments the body starts with (Run._assigned_first)
@@ -694,6 +697,12 @@ def _other(run, plan, item):
         return _GO if run._still(plan) else run._compiled(item[1])
     if kind == TAIL:  # (replay_plan.Tail: the body's compiled tail)
         return tail(run, plan, item[1])
+    if kind == NUMBER:  # (replay_numbers.Number: a no_grad block's number)
+        v = run._number(item[1])
+        if v is _STALE:
+            return run._compiled(item[3])  # (its error in its place)
+        number(run, item, v)
+        return _GO
     if kind == CALL:  # (replay_plan.Call: replay_defs._Held.in_loop)
         return item[1].in_loop(run, item)
     if kind == BATCH:  # (replay_plan.Batch: `idx = perm[i : i + bs]`)

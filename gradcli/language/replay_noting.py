@@ -9,6 +9,7 @@ from ..engine import replay as engine
 from ..library.nn.module import Module, replay_pure, replay_state
 from .replay_checks import read_all
 from .replay_plan import MODULE_STATES
+from .replay_numbers import NO_GRAD
 from .replay_through import held, through_state
 
 
@@ -102,6 +103,14 @@ def noting(body, s, seen, drew):
                     out,
                     context.current.grad_enabled,
                 )
+            elif kind == "number":  # (its ops made under no_grad: its last op's value)
+                read = read_all(extra[2], s)
+                if read is not None:
+                    read[MODULE_STATES] = _states(read)
+                start = len(rec.notes)
+                r = closure(s)
+                end = len(rec.notes)
+                seen[i] = ((start, end), read, end - 1 if end > start else None, None, NO_GRAD)
             else:
                 if kind == "backward":
                     try:

@@ -34,6 +34,7 @@ from .replay_records import AS_COMPILED, ASSIGN, BACKWARD, CALL, CHECK
 from .replay_records import AsCompiled, Assign, Backward, Check, Noted
 from .replay_records import APPEND, GUARD, ITEM, Guard, NotedStep, Step, plain
 from .replay_records import BATCH, TAIL, Batch, Tail
+from .replay_numbers import NO_GRAD, NOTED, noted
 from .replay_steps import taking
 from .replay_checks import Fail, checks_of, compiled_call, keeps, kinds, namespaces, once
 from .replay_checks import library_checks
@@ -112,7 +113,7 @@ def plan(body, seen, notes):
             held, read, mode, into = called  # (its checks added by replay_defs._Held.item)
             modes.add(mode)
             items.append(held.item(body, i, read, items, checks, holders, swap, into))
-        elif kind == "assign":
+        elif kind in NOTED:  # name = expression; a no_grad block's number
             (start, end), read, result, value, mode = seen[i]
             if read is None or start == end:
                 raise Fail(f"`{what} = ...` applied no op")
@@ -154,7 +155,7 @@ def plan(body, seen, notes):
             if k is None or k < steps[0].j or k in viewof:
                 raise Fail  # (a view the program sees: its view bookkeeping is not replayed)
             _numbered(read, frees, mine, written)
-            items.append(Noted(ASSIGN, what, tuple(steps), tuple(mine), k, line, i))
+            items.extend(noted(kind, what, tuple(steps), tuple(mine), k, line, i, extra))
             keys[i] = fixes
             results[k] = value
         elif kind == "backward":
@@ -184,6 +185,7 @@ def plan(body, seen, notes):
             calls = calls or (cleared is None and not keeps(seen[i][what[0]], what[1]))
         else:  # run as compiled: what it reads must run no code of the program
             items.append(_as_compiled(kind, what, extra, seen[i], checks, closure, i))
+    modes.discard(NO_GRAD)  # (a no_grad number's: not the body's)
     if len(modes) != 1:
         raise Fail
     checks, items = _batched(checks, _tailed(items, tail, len(body.items)))

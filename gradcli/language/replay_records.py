@@ -13,6 +13,7 @@ ASSIGN, BACKWARD, AS_COMPILED, NO_GRAD, CHECK, ITEM, CALL, APPEND = 0, 1, 2, 3, 
 GUARD = 8
 BATCH = 9
 TAIL = 10
+NUMBER = 11
 # ... and of a no_grad block's entries
 STEP, CLEAR_GRAD, ENTRY_AS_COMPILED, ARRAY_STEP, ZERO_GRAD, EACH = 0, 1, 2, 3, 4, 5
 
@@ -153,6 +154,18 @@ class Tail(NamedTuple):
 
     kind: int  # TAIL
     at: int  # its first statement's index among the body's items
+
+
+class Number(NamedTuple):
+    """`with torch.no_grad(): name = expression.item()`: after the Assign of its ops (made
+    under no_grad: no node), the number taken from its value as Tensor.item takes it,
+    bound to the name (replay_numbers.number)."""
+
+    kind: int  # NUMBER
+    name: str
+    store: Any  # the name's store
+    at: int  # its index among the body's items (run as compiled from there)
+    line: int
 
 
 class NoGrad(NamedTuple):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import replay_both, replayed_iterations
+from conftest import replay_both, replayed_iterations, run_inprocess
 
 _DATA = """torch.manual_seed(2)
 X = torch.randn(40, 3)
@@ -127,3 +127,17 @@ def test_an_error_in_the_tail_is_placed_as_compiled():
     on, off = replay_both(source)
     assert on.stdout == off.stdout and "11 " in on.stdout
     assert on.stderr == off.stderr and "ValueError: late" in on.stderr
+
+
+def test_a_loop_without_backward_has_no_tail(monkeypatch):
+    # plain Python (its function stays in the fast tier): the loop does not qualify
+    from gradcli.language import replay
+
+    monkeypatch.setattr(replay, "REPORT", True)
+    source = (
+        "def f(xs, a):\n    out = []\n    for x in xs:\n        y = a * 2\n"
+        "        out.append(str(x + y))\n    return out\nprint(f([1, 2], 3))\n"
+    )
+    r = run_inprocess(source)
+    assert "['7', '8']" in r.stdout
+    assert "replay: loop at line 3: does not qualify" in r.stderr
