@@ -421,6 +421,8 @@ def _gelu_values(x, approximate):
 
 
 def _gelu_grad_values(g, x, approximate):
+    if x.dtype == np.float32 and approximate == "none" and x.size > 1 and x.flags.c_contiguous:
+        return gelu_kernels.onednn_gelu_erf_backward(g, x)  # (oneDNN's, as the forward)
     if x.dtype.char in "fd":
         return gelu_kernels.gelu_backward(g, x, approximate)
     return gelu_kernels.gelu_backward(g, x.astype(np.float64), approximate).astype(x.dtype)

@@ -414,12 +414,10 @@ case(
 
 
 # F.gelu / nn.GELU: torch's CPU kernels (erf: SLEEF's and glibc's; tanh: SLEEF's and
-# glibc's; a contiguous float32 'none' forward: oneDNN's AVX2 kernel), the backward and
-# double backward.
+# glibc's; a contiguous float32 'none' forward and backward: oneDNN's AVX2 kernels), the
+# backward and double backward.
 for _dt in ("torch.float64", "torch.float32"):
     for _ap in ("none", "tanh"):
-        if _dt == "torch.float32" and _ap == "none":
-            continue  # (gelu/float32/none_forward: oneDNN's backward is not reproduced)
         case(
             f"gelu/{_dt[6:]}/{_ap}",
             f"""
@@ -466,6 +464,27 @@ case(
     print(s.tolist())
     s.sum().backward()
     print(w.grad.tolist())
+    """,
+)
+case(
+    "gelu/float32/onednn_backward",
+    """
+    import torch
+    import torch.nn.functional as F
+    f = torch.float32
+    _ = torch.manual_seed(3)
+    x = torch.cat([torch.randn(3000, dtype=f) * 2.5, torch.linspace(-11, 11, 1001, dtype=f)])
+    x.requires_grad_()
+    g = torch.randn(x.shape, dtype=f)
+    F.gelu(x).backward(g)
+    print(x.grad.dtype, x.grad[:6].tolist())
+    print(x.grad.sum().item(), (x.grad * torch.arange(4001.0, dtype=f)).sum().item())
+    h = torch.randn(20, 30, dtype=f).t().requires_grad_()  # (strided input: ATen's backward)
+    F.gelu(h).backward(torch.randn(30, 20, dtype=f))
+    print(h.grad.sum().item())
+    m = torch.nn.Sequential(torch.nn.Linear(6, 24), torch.nn.GELU(), torch.nn.Linear(24, 1)).float()
+    m(torch.randn(10, 6, dtype=f)).pow(2).mean().backward()
+    print(m[0].weight.grad.dtype, m[0].weight.grad.sum().item(), m[0].bias.grad.tolist()[:4])
     """,
 )
 case(

@@ -59,14 +59,15 @@ def f32fma(a, b, c):
     return np.asarray(fma32(np.asarray(a, D), b, c), F)
 
 
-def exp_u20(x):
+def exp_u20(x, fused=True):
     """ATen's `Vectorized<float>::exp_u20()` (AVX2), its fast exp: 2^n times a degree-5
-    polynomial, n = floor(x log2(e) + 1/2)."""
+    polynomial, n = floor(x log2(e) + 1/2); with fused=False oneDNN's exp of its eltwise
+    kernels, the same but x log2(e) + 1/2 rounded twice (a multiply, then an add)."""
     x = np.asarray(x, F)
     with np.errstate(all="ignore"):
         below = x < _LN_FLT_MIN
         src = np.maximum(np.minimum(x, _LN_FLT_MAX), _LN_FLT_MIN)
-        fx = np.floor(f32fma(src, _LOG2E, F(0.5)))
+        fx = np.floor(f32fma(src, _LOG2E, F(0.5)) if fused else src * _LOG2E + F(0.5))
         p = f32fma(-fx, _LN2F, src)
         r = f32fma(p, _U20[0], _U20[1])
         for c in (*_U20[2:], F(1)):

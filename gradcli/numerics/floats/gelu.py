@@ -139,3 +139,24 @@ def onednn_gelu_erf(x):
         erf = np.where(np.signbit(u), -erf, erf)
         half = x * f(0.5)
         return f32fma(erf, half, half)
+
+
+_INV_SQRT_PI = np.array(0x3F106EBA, np.uint32).view(np.float32)  # (oneDNN's table: 1 ulp under)
+
+
+def onednn_gelu_erf_backward(g, x):
+    """oneDNN's eltwise_gelu_erf backward (AVX2) of float32 arrays: g times
+    (1/2 + r e^(-r^2) / sqrt(pi)) + erf(r) / 2, r = x / sqrt(2), fused, with erf by
+    Abramowitz and Stegun's 7.1.26 as in the forward and oneDNN's own exp."""
+    f = np.float32
+    with np.errstate(all="ignore"):
+        r = x * f(_SQRT1_2)
+        q = exp_u20(-(r * r), fused=False)
+        slope = r * _INV_SQRT_PI * q
+        t = f(1) / f32fma(f(0.3275911), np.abs(r), f(1))
+        p = f32fma(_AS_ERF[0], t, _AS_ERF[1])
+        for c in _AS_ERF[2:]:
+            p = f32fma(p, t, c)
+        erf = f32fma(-q * t, p, f(1))
+        erf = np.where(np.signbit(r), -erf, erf)
+        return f32fma(erf, f(0.5), slope + f(0.5)) * g
