@@ -258,6 +258,11 @@ def _int_or_none(v):
 def index(x, key, given=None):
     """x[key]; `given`: (dim, None) as select() was called (its node's _saved_dim)."""
     x = tensor_arg(x)
+    if type(key) is slice and x.data.ndim:  # x[a:b] (a, b numbers or 0-d index tensors)
+        ends = tuple(_int_or_none(v) for v in (key.start, key.stop, key.step))
+        if ends[2] is None or ends[2] > 0:  # (else _norm_key's error)
+            k = (slice(*ends),)  # (_norm_key's key and node for it)
+            return _node_class("SliceBackward0").apply(x, key=k, adv=False, given=given)
     deferred: list = []
     try:
         k, name, adv = _norm_key(key, x.data.shape, True, deferred)

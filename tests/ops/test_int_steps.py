@@ -79,3 +79,28 @@ def test_embedding_grad_sums_in_the_indices_order(dt):
         ref = _rows(g, idx, rows, pad)
         assert got.dtype == ref.dtype and got.shape == ref.shape
         assert got.tobytes() == ref.tobytes()
+
+
+def test_a_slice_by_numbers_or_index_tensors_is_norm_keys():
+    """x[a:b] takes the slice's own path (indexing.index): the key, node and view
+    `_norm_key` gives, and its errors."""
+    from gradcli.ops.indexing import _norm_key, index
+    from gradcli.runtime.errors import GradError
+
+    x = Tensor(np.arange(24.0).reshape(6, 4))
+    i, j = Tensor(np.array(2, np.int64)), Tensor(np.array(-1, np.int64))
+    keys = [slice(1, 4), slice(None), slice(i, j), slice(-3, None), slice(0, 6, 2)]
+    keys += [slice(i, None, 2), slice(10, 20), slice(-100, 2), slice(j, i)]
+    for key in keys:
+        got = index(x, key)
+        k, name, adv = _norm_key(key, x.data.shape, True, [])
+        assert np.shares_memory(got.data, x.data) or not got.data.size
+        assert not adv and name == "SliceBackward0"
+        assert got.data.tobytes() == x.data[k].tobytes() and got.data.shape == x.data[k].shape
+        assert got.view_of[0] is x
+    for key in (slice(1, 3, 0), slice(1.5, 3), slice(1, 3, -1), slice(Tensor(np.array(1.0)), 3)):
+        with pytest.raises(GradError) as a:
+            index(x, key)
+        with pytest.raises(GradError) as b:
+            _norm_key(key, x.data.shape, True, [])
+        assert a.value.message == b.value.message
