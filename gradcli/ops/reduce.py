@@ -120,6 +120,11 @@ class Sum(_Reduce):
         return out if out.flags.c_contiguous else np.ascontiguousarray(out)
 
     def backward(self, g, F):
+        if not F.tensor_mode and self.axes is None and not self.keepdim:
+            # the whole sum's gradient: PyTorch's expand, a view whose values all share one
+            # element (kernels that choose by layout, batch_norm's backward, see it as torch
+            # does), never a dense copy
+            return (np.broadcast_to(g, self.shape),)
         g = expand_back(g, F, self.shape, self.axes, self.keepdim, self.dims)
         if F.tensor_mode and g.data.shape == tuple(self.shape):
             g = FUNCTIONS["expand"](g, *self.shape)  # (PyTorch's sum_backward always expands)

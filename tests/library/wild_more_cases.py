@@ -860,3 +860,29 @@ errors(
     "import torch\ns = torch.Size([2, 3])",
     ["s + [1]", "[1] + s", "s - 1", "s * 1.5", "(1,) - s"],
 )
+
+
+# A whole sum's gradient is an expanded view in torch: batch_norm's backward takes its
+# general kernel for it (sequential sums), and its weight's gradient is rounding noise
+# that only the same order reproduces.
+case(
+    "batch_norm/sum_backward",
+    """
+    import torch
+    import torch.nn.functional as F
+    _ = torch.manual_seed(0)
+    for dt in (torch.float64, torch.float32):
+        for n, c in ((32, 8), (7, 3)):
+            z = torch.randn(n, c, dtype=dt, requires_grad=True)
+            w = torch.randn(c, dtype=dt, requires_grad=True)
+            b = torch.randn(c, dtype=dt, requires_grad=True)
+            o = F.batch_norm(z * 1.5, torch.zeros(c, dtype=dt), torch.ones(c, dtype=dt), w, b,
+                             training=True)
+            o.sum().backward()
+            print(dt, w.grad.tolist(), z.grad[0].tolist())
+        x4 = torch.randn(4, 3, 5, 5, dtype=dt, requires_grad=True)
+        bn = torch.nn.BatchNorm2d(3).to(dt)
+        bn(x4).sum().backward()
+        print(bn.weight.grad.tolist(), x4.grad[0, 0, 0].tolist())
+    """,
+)
