@@ -150,8 +150,8 @@ def _norm_key(key, shape, get=False, deferred=None):
             out.append(k)
             name = "SelectBackward0"
         elif isinstance(k, slice):
-            start, stop, step = (_int_or_none(v) for v in (k.start, k.stop, k.step))
-            if step is not None and step <= 0:
+            start, stop, step = slice_bounds(k)
+            if step is not None and step < 0:
                 raise GradRuntimeError("step must be greater than zero", type_name="ValueError")
             s = slice(start, stop, step)
             if s.indices(n) != (0, n, 1):
@@ -226,6 +226,33 @@ def _bool_0d(k):
     return isinstance(k, Tensor) and k.data.ndim == 0 and k.data.dtype == np.bool_
 
 
+def _slice_bound(v):
+    """A slice's bound as Python's slice takes it (an int, a bool, an integer NumPy scalar,
+    a one-element integer or bool tensor by its __index__), in Python's and torch's words."""
+    if v is None or type(v) is int:
+        return v
+    if isinstance(v, Tensor):
+        d = v.data
+        if d.size != 1 or d.dtype.kind not in "iub":
+            raise GradTypeError(
+                "only integer tensors of a single element can be converted to an index"
+            )
+        return int(d.reshape(()))
+    if isinstance(v, (int, np.integer)):  # (bool too)
+        return int(v)
+    raise GradTypeError("slice indices must be integers or None or have an __index__ method")
+
+
+def slice_bounds(key):
+    """(start, stop, step) of a slice of a tensor, in the order and words of torch's
+    slicing: each bound converted, then a zero step refused as Python refuses it (a
+    negative one is the caller's: torch's own ValueError)."""
+    start, stop, step = (_slice_bound(v) for v in (key.start, key.stop, key.step))
+    if step == 0:
+        raise GradRuntimeError("slice step cannot be zero", type_name="ValueError")
+    return start, stop, step
+
+
 def _int_or_none(v):
     if v is None:
         return None
@@ -259,7 +286,7 @@ def index(x, key, given=None):
     """x[key]; `given`: (dim, None) as select() was called (its node's _saved_dim)."""
     x = tensor_arg(x)
     if type(key) is slice and x.data.ndim:  # x[a:b] (a, b numbers or 0-d index tensors)
-        ends = tuple(_int_or_none(v) for v in (key.start, key.stop, key.step))
+        ends = slice_bounds(key)
         if ends[2] is None or ends[2] > 0:  # (else _norm_key's error)
             k = (slice(*ends),)  # (_norm_key's key and node for it)
             return _node_class("SliceBackward0").apply(x, key=k, adv=False, given=given)

@@ -708,3 +708,28 @@ with torch.no_grad():
         ],
     ),
 ]
+
+# slice bounds as torch's slicing converts them: each bound by __index__, then the step
+CASES += [
+    (
+        "getitem/slice_bound_kinds",
+        _X
+        + """
+print(x[True:3], x[torch.tensor(True):2], x[1:torch.tensor(3)], x[torch.tensor([1]):3])
+""",
+    ),
+    *_errors(
+        _X,
+        [
+            ("getitem/err_slice_step_zero", "x[1:3:0]"),
+            ("getitem/err_slice_step_negative", "x[::-1]"),
+            ("getitem/err_slice_float_bound", "x[1.5:3]"),
+            ("getitem/err_slice_str_bound", "x['a':3]"),
+            ("getitem/err_slice_float_step", "x[1:3:1.0]"),
+            ("getitem/err_slice_float_tensor_bound", "x[torch.tensor(1.0):3]"),
+            ("getitem/err_slice_long_tensor_bound", "x[torch.tensor([1, 2]):3]"),
+            ("getitem/err_slice_float_before_zero_step", "x[1.5:3:0]"),
+            ("getitem/err_slice_step_zero_2d", "x[0:1, 1:2:0]"),
+        ],
+    ),
+]
