@@ -86,11 +86,27 @@ def clamp(x, min=None, max=None):
         raise GradRuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return _clamp_tensors(x, min, max)
+    if not (_bound(min) and _bound(max)):  # (a str, a list ...)
+        given = ", ".join(
+            f"{name}={type_name(b)}" for name, b in (("min", min), ("max", max)) if b is not None
+        )
+        raise GradTypeError(
+            f"clamp() received an invalid combination of arguments - got (Tensor, {given}), "
+            "but expected one of:"
+        )
     if x.data.dtype is half.F16:  # PyTorch's Scalar::to<Half>: its overflow error
         for v in (min, max):
             if isinstance(v, (int, float)):
                 half.scalar(v)
     return Clamp.apply(x, lo=_num(min), hi=_num(max))
+
+
+_BOUNDS = frozenset({int, float, bool, type(None)})
+
+
+def _bound(v):
+    """Whether a bound that is not a tensor is one clamp takes: a number (NumPy's too)."""
+    return type(v) in _BOUNDS or isinstance(v, (int, float, np.number, np.bool_))
 
 
 def _num(v):
