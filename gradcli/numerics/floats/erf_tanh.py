@@ -78,9 +78,10 @@ def exp_u20(x, fused=True):
         return (r * two_n) * F(2)
 
 
-def vec_erf32(x):
+def vec_erf32(x, e=None):
     """ATen's `Vectorized<float>::erf()` (AVX2): Abramowitz and Stegun's 7.1.26 with
-    fused steps and exp_u20."""
+    fused steps and exp_u20; `e`: exp(-x^2) where the caller has it its own way (oneDNN's
+    GELU kernels, the same steps around their own exp)."""
     x = np.asarray(x, F)
     with np.errstate(all="ignore"):
         a = np.abs(x)
@@ -88,7 +89,8 @@ def vec_erf32(x):
         r = f32fma(_AS[0], t, _AS[1])
         for c in _AS[2:]:
             r = f32fma(r, t, c)
-        e = exp_u20(-(x * x))
+        if e is None:
+            e = exp_u20(-(x * x))
         v = f32fma(t * -e, r, F(1))
         return np.where(np.signbit(x), -v, v)  # (x's sign bit xored in)
 

@@ -30,7 +30,7 @@ import numpy as np
 
 from .. import native
 from ..parallel import GRAIN, THREADS
-from .erf_tanh import exp_u20, f32fma, libm_erf, libm_tanh, sleef_tanh, vec_erf
+from .erf_tanh import exp_u20, f32fma, libm_erf, libm_tanh, sleef_tanh, vec_erf, vec_erf32
 from .fma import fma
 from .tensor_iter import VEC_BLOCK, split
 from .torch_exp import _libm_exp, _sleef_exp
@@ -120,23 +120,11 @@ def gelu_backward(g, x, approximate):
     return _run(lambda lib, dy, v: _backward(lib, dy, v, tanh), [g, x], GRAIN, kernel)
 
 
-_AS_ERF = [
-    np.float32(v) for v in (1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592)
-]
-
-
 def onednn_gelu_erf(x):
     """oneDNN's eltwise_gelu_erf forward (AVX2) of a float32 array."""
     f = np.float32
     with np.errstate(all="ignore"):
-        u = x * f(_SQRT1_2)
-        t = f(1) / f32fma(f(0.3275911), np.abs(u), f(1))
-        q = -exp_u20(-(u * u)) * t
-        r = f32fma(_AS_ERF[0], t, _AS_ERF[1])
-        for c in _AS_ERF[2:]:
-            r = f32fma(r, t, c)
-        erf = f32fma(q, r, f(1))
-        erf = np.where(np.signbit(u), -erf, erf)
+        erf = vec_erf32(x * f(_SQRT1_2))  # (its steps are oneDNN's, exp_u20 too)
         half = x * f(0.5)
         return f32fma(erf, half, half)
 
@@ -153,10 +141,5 @@ def onednn_gelu_erf_backward(g, x):
         r = x * f(_SQRT1_2)
         q = exp_u20(-(r * r), fused=False)
         slope = r * _INV_SQRT_PI * q
-        t = f(1) / f32fma(f(0.3275911), np.abs(r), f(1))
-        p = f32fma(_AS_ERF[0], t, _AS_ERF[1])
-        for c in _AS_ERF[2:]:
-            p = f32fma(p, t, c)
-        erf = f32fma(-q * t, p, f(1))
-        erf = np.where(np.signbit(r), -erf, erf)
+        erf = vec_erf32(r, q)
         return f32fma(erf, f(0.5), slope + f(0.5)) * g
