@@ -30,3 +30,24 @@ def test_numpy_numbers_are_bounds():
         "print(x.clamp(np.float64(0.1), 1).tolist(), x.clamp(max=np.int64(1)).tolist())\n"
     )
     assert r.stdout == "[0.5, 1.0, 0.1] [0.5, 1.0, -3.0]\n", r.stderr
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64", "float16"])
+def test_clamp_of_floats_is_np_clip_bit_for_bit(dt):
+    """Clamp's forward calls NumPy's clip ufunc itself for a float tensor with both
+    bounds: the same values, bits and dtype as np.clip (nan, infinities, signed zeros,
+    ties, a low bound above the high one, a NumPy bound of a wider dtype)."""
+    import numpy as np
+
+    from gradcli.ops.clamp_where import Clamp
+
+    x = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, -1.0, 1.0, 0.5, -2.5, 3.0, 1e-40], dtype=dt)
+    for lo, hi in [(-1.0, 1.0), (-0.0, 0.5), (0.5, -0.5), (np.float64(-0.3), 2), (-1, 1)]:
+        node = Clamp.__new__(Clamp)
+        node.saved = ()
+        got = node.forward(x, lo, hi)
+        want = np.clip(x, lo, hi)
+        if lo == 0 or hi == 0:  # (the forward's own step for a zero bound follows)
+            continue
+        assert got.dtype == want.dtype
+        assert got.tobytes() == want.tobytes()
