@@ -208,6 +208,7 @@ def _sources_hash():
                 "native_chain.py",
                 "native_grads.py",
                 "native_norms.py",
+                "native_recurrent.py",
             )
         ),
     ):
@@ -288,6 +289,8 @@ RELU = {"f": "relu_f", "d": "relu_d"}
 #: a bias's gradient (the sums down a batch's columns) and tanh's backward (native_grads.py)
 OUTER_SUM = {"f": "outer_sum_f", "d": "outer_sum_d"}
 TANH_BACKWARD = {"f": "tanh_backward_f", "d": "tanh_backward_d"}
+#: a GRU step's backward (native_recurrent.py)
+GRU_BACKWARD = {"f": "gru_backward_f", "d": "gru_backward_d"}
 #: LayerNorm's moments: the lanes merged into the tail's (native_norms.py)
 LANE_MERGE = {"f": "lane_merge_f", "d": "lane_merge_d"}
 WELFORD = {"f": "welford_f", "d": "welford_d"}
@@ -341,6 +344,7 @@ class _Kernels:
         self.relu = {char: sig(addrs[name]) for char, name in RELU.items()}
         self.outer_sum = {char: sig(addrs[name]) for char, name in OUTER_SUM.items()}
         self.tanh_backward = {char: sig(addrs[name]) for char, name in TANH_BACKWARD.items()}
+        self.gru_backward = {char: sig(addrs[name]) for char, name in GRU_BACKWARD.items()}
         self.lane_merge = {char: sig(addrs[name]) for char, name in LANE_MERGE.items()}
         self.welford = {char: sig(addrs[name]) for char, name in WELFORD.items()}
         self.rows = {width: sig(addrs[name]) for width, name in ROWS.items()}
@@ -372,6 +376,7 @@ class _Kernels:
         from .native_softmax import softmax_ir
         from .native_grads import outer_sum_ir, tanh_backward_ir
         from .native_norms import lane_merge_ir, welford_ir
+        from .native_recurrent import gru_backward_ir
 
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
@@ -415,10 +420,13 @@ class _Kernels:
                 kept_ir(ir, mod, name, char == "f", strict=True)
             for width, name in ROWS.items():
                 rows_ir(ir, mod, name, width)
-            for char, name in OUTER_SUM.items():
-                outer_sum_ir(ir, mod, name, char == "f")
-            for char, name in TANH_BACKWARD.items():
-                tanh_backward_ir(ir, mod, name, char == "f")
+            for names, make in (
+                (OUTER_SUM, outer_sum_ir),
+                (TANH_BACKWARD, tanh_backward_ir),
+                (GRU_BACKWARD, gru_backward_ir),
+            ):
+                for char, name in names.items():
+                    make(ir, mod, name, char == "f")
             for char, name in LANE_MERGE.items():
                 lane_merge_ir(ir, mod, name, char == "f")
             for char, name in WELFORD.items():
@@ -451,7 +459,7 @@ class _Kernels:
         names += [*POOL_MAX.values(), *POOL_SCATTER.values(), *KEPT.values(), *ROWS.values()]
         names += [*RELU.values(), *SOFTMAX.values(), *native_alloc.NAMES]
         names += [*OUTER_SUM.values(), *TANH_BACKWARD.values(), *LANE_MERGE.values()]
-        names += [*WELFORD.values()]
+        names += [*WELFORD.values(), *GRU_BACKWARD.values()]
         return engine, {name: engine.get_function_address(name) for name in names}
 
 

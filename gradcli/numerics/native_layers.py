@@ -17,12 +17,12 @@ import numpy as np
 from . import native
 from .mkl import address
 
-#: the loops' parameters, written by `_call` (at most 12 int64 values: pool_max's) and
+#: the loops' parameters, written by `_call` (at most 25 int64 values: gru_backward's) and
 #: their address; a loop reads them before it returns, and no call is made inside another
-_PARAMS = np.zeros(12, np.int64)
+_PARAMS = np.zeros(25, np.int64)
 _PARAMS_AT = address(_PARAMS)
 #: per number of values: the packing of that many int64 values into _PARAMS
-_PACK = {n: struct.Struct(f"={n}q").pack_into for n in range(1, 13)}
+_PACK = {n: struct.Struct(f"={n}q").pack_into for n in range(1, 26)}
 
 
 def _call(fn, *values):
@@ -159,3 +159,30 @@ def welford(x, vectors, lanes, c):
     ats = (address(x), address(c), address(m1), address(m2))
     flagged = _call(lib.welford[x.dtype.char], rows, stride, vectors, lanes, chunks, *ats)
     return None if flagged else (m1, m2)
+
+
+def gru_backward(g, carry, kept, gig):
+    """A GRU step's backward (`recurrent_layer._gru_step` of g plus the arrays of `carry`
+    added in order, on its `kept` arrays r, z, n, hnew, d; native_recurrent.py): fresh (gd,
+    ghg), the input gates' gradient written into gig (C-contiguous (rows, 3 size)); None
+    where the loops are not loaded, an array is not (rows, size) of g's dtype with
+    contiguous columns and ascending rows, or a value is flagged (the caller then computes
+    the step with NumPy)."""
+    lib = native.loaded()
+    if lib is None:
+        return None
+    dt = g.dtype
+    shape = g.shape
+    size = dt.itemsize
+    ats = []
+    for a in (g, *carry, *(g,) * (2 - len(carry)), *kept):
+        if a.dtype != dt or a.shape != shape or a.strides[1] != size or a.strides[0] < 0:
+            return None
+        ats += (address(a), a.strides[0] // size)
+    rows, cols = shape
+    gd = np.empty(shape, dt)
+    ghg = np.empty((rows, 3 * cols), dt)
+    ats += (address(gd), cols, address(ghg), 3 * cols, address(gig), 3 * cols)
+    if _call(lib.gru_backward[dt.char], rows, cols, len(carry), *ats):
+        return None
+    return gd, ghg

@@ -39,6 +39,7 @@ from ...engine.function import Function
 from ...engine.modes import state as modes
 from ...engine.vjp_arrays import sum_to
 from ...numerics.mkl import mm_grads
+from ...numerics.native_layers import gru_backward
 from ...ops.registry import FUNCTIONS
 from ...ops.fused_grads import sigmoid_backward_values, tanh_backward_values
 from ...ops.unary import masked_grad
@@ -104,13 +105,15 @@ class RecurrentLayer(Function):
         mode = self.mode
         for k in range(steps - 1, -1, -1):
             t, h, *kept = tape[k]
+            adds = (g[steps],) if k == steps - 1 else carry
+            got = gru_backward(g[t], adds, kept, g_ig[t]) if mode == "GRU" else None
             gh = g[t]
-            if k == steps - 1:
-                gh = gh + g[steps]
-            else:
-                for c in carry:
+            if got is None:
+                for c in adds:
                     gh = gh + c
-            if mode == "GRU":
+            if got is not None:  # (one compiled loop: the same values)
+                gd, ghg = got
+            elif mode == "GRU":
                 gd, ghg, g_ig[t] = _gru_step(gh, *kept)
             elif mode == "LSTM":
                 if k == steps - 1:
