@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from . import dtypes
-from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
+from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError, OperandTypeError
 from .tensor import Tensor, type_name  # noqa: F401  (type_name: used from here too)
 from ..runtime import context
 from ..runtime.errors import LimitError
@@ -150,7 +150,9 @@ def operand(value):
         return to_tensor(value)
     if isinstance(value, (np.ndarray, np.generic)):
         return Tensor(np.asarray(value))
-    raise GradTypeError(f"expected a tensor or a number, got {type_name(value)}")
+    err = OperandTypeError(f"expected a tensor or a number, got {type_name(value)}")
+    err.value = value
+    raise err
 
 
 def tensor_arg(value) -> Tensor:

@@ -16,9 +16,11 @@ with `BareName` (both `str`), so that the message can tell the forms apart.
 
 from __future__ import annotations
 
+import inspect
+
 from ..runtime.errors import GradTypeError
 from ..core.tensor import Tensor, type_name
-from ..library.values import METHODS
+from ..library.values import METHODS, BoundMethod
 from ..ops.registry import BUILTINS
 
 
@@ -64,16 +66,78 @@ def _is_builtin(fn, name):
     )
 
 
+def _op_name(fn, name):
+    """The op's name as the call spelled it (a MethodName or BareName kept), its alias
+    for a function value (`f = torch.mul`), or None when `fn` is not a built-in op."""
+    if isinstance(name, str) and _is_builtin(fn, name):
+        return name
+    alias = getattr(fn, "name", None) or getattr(fn, "__name__", None)
+    if isinstance(alias, str) and _is_builtin(fn, alias):
+        return str(alias)
+    return builtin_name(fn)
+
+
+def builtin_name(fn):
+    """The name of the built-in op `fn` is (a function value called without a name:
+    `getattr(torch, "gt")(x)`), or None."""
+    return next((e.name for e in BUILTINS.values() if _is_builtin(fn, e.name)), None)
+
+
+def _unbound(fn, name, args):
+    """A tensor's method taken as a value (`f = x.add; f(...)`): the method, its name
+    and the tensor as the first argument, as a call `x.add(...)` gives them."""
+    if type(fn) is BoundMethod and type(fn.obj) is Tensor:
+        return fn.fn, MethodName(fn.name), (fn.obj, *args)
+    return fn, name, args
+
+
+def operand_error(fn, name, args, value):
+    """PyTorch's TypeError for the built-in op `name` given an operand `value` that is
+    neither a tensor nor a number: `add(): argument 'other' (position 1) must be Tensor,
+    not str` (`x.add('a')`; position 2 for `torch.add(x, 'a')`), or, for an overloaded
+    op, `pow() received an invalid combination of arguments - got (Tensor, str), but
+    expected one of:`; None when `fn` is not such an op or `value` is not a positional
+    argument."""
+    fn, name, args = _unbound(fn, name, args)
+    name = _op_name(fn, name)
+    if name is None or type(name) is BareName and name in PYTHON:
+        return None
+    method = type(name) is MethodName
+    given = args[1:] if method else args
+    pos = next((i for i, a in enumerate(given) if a is value), None)
+    if pos is None:
+        return None
+    parser = _parser(name)
+    if parser is None or parser.overloaded and not parser.tensor_operands:
+        return GradTypeError(
+            f"{name}() received an invalid combination of arguments - got "
+            f"({_types(given)}), but expected one of:"
+        )
+    try:
+        params = list(inspect.signature(BUILTINS[name].fn).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    params = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if parser.params:  # PyTorch's names where gradcli's function has its own (mul(a, b))
+        params = ["input", *parser.params]
+    at = pos + 1 if method else pos
+    if at >= len(params):
+        return None
+    what = "NoneType" if value is None else type_name(value)
+    return GradTypeError(
+        f"{name}(): argument '{params[at]}' (position {pos + 1}) must be Tensor, not {what}"
+    )
+
+
 def arity_error(fn, name, args, kwargs):
     """PyTorch's (or Python's) TypeError for the built-in op `name` called with too few
     arguments, or None when `fn` is not such an op."""
-    if not isinstance(name, str) or kwargs:
+    if kwargs:
         return None
-    if not _is_builtin(fn, name):
-        alias = getattr(fn, "name", None) or getattr(fn, "__name__", None)  # f = torch.mul
-        if not (isinstance(alias, str) and _is_builtin(fn, alias)):
-            return None
-        name = str(alias)
+    fn, name, args = _unbound(fn, name, args)
+    name = _op_name(fn, name)
+    if name is None:
+        return None
     if type(name) is BareName and name in PYTHON:
         param, pos = PYTHON[name][min(len(args), len(PYTHON[name]) - 1)]
         return GradTypeError(f"{name}() missing required argument '{param}' (pos {pos})")

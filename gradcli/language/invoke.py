@@ -8,12 +8,12 @@ import inspect
 import re
 import types
 
-from ..runtime.errors import GradError, GradTypeError, did_you_mean
+from ..runtime.errors import GradError, GradTypeError, OperandTypeError, did_you_mean
 from ..library.values import METHODS
 from ..ops import batching
 from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY
 from . import positions
-from .arity import arity_error
+from .arity import arity_error, builtin_name, operand_error
 from .classes import callable_class
 from .functions import UserFunction
 from .iteration import pyname
@@ -54,6 +54,10 @@ def call_failed(e, fn, args, kwargs, name, line, col, kwpos):
             err = _call_type_error(e, fn, name, kwargs, args)
             raise err.at(*_kw_pos(err, kwpos, line, col)) from None
         raise located(e, line, col) from None
+    if type(e) is OperandTypeError and e.line is None:
+        err = operand_error(fn, name, args, e.value)
+        if err is not None:
+            raise err.at(line, col) from None
     if name and e.line is None and e.message.startswith("argument '"):
         e.message = f"{name}(): {e.message}"  # PyTorch names the function
     raise e.at(*_kw_pos(e, kwpos, line, col))
@@ -141,6 +145,8 @@ _PY_METHODS = (types.MethodDescriptorType, types.BuiltinFunctionType)
 def _call_type_error(e, fn, name, kwargs, args=()):
     msg = str(e)
     target = getattr(fn, "fn", fn)
+    if not isinstance(name, str):  # a call of an expression: the function's own name
+        name = builtin_name(fn) or getattr(fn, "name", None) or getattr(target, "__name__", "")
     try:
         params = list(inspect.signature(target).parameters)
     except (TypeError, ValueError):

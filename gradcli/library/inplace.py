@@ -677,10 +677,24 @@ def _inplace_of(entry):
     return method
 
 
-# the in-place methods the ops declare and that are not written above
+def _alias_of(alias, method):
+    """x.alias_(...), the in-place method of an op's alias (x.subtract_: x.sub_)."""
+
+    def run(x, *args, **kw):
+        return method(x, *args, **kw)
+
+    run.__name__ = f"{alias}_"
+    _method(run.__name__, f"x.{alias}_(...)", f"x.{alias}(...), in place")(run)
+
+
+# the in-place methods the ops declare and that are not written above, and their aliases'
 for _entry in list({id(e): e for e in BUILTINS.values()}.values()):
     if _entry.inplace and _entry.inplace.name not in METHOD_ONLY:
         _inplace_of(_entry)
+    if _entry.inplace and _entry.inplace.name == f"{_entry.name}_":
+        for _alias in _entry.aliases:
+            if f"{_alias}_" not in METHOD_ONLY and f"{_alias}_" not in BUILTINS:
+                _alias_of(_alias, METHOD_ONLY[_entry.inplace.name].fn)
 
 
 # ---------------------------------------------------------------- x[key] = v, x op= y

@@ -40,13 +40,13 @@ def _compare(cls):
     return fn
 
 
-for _name, _np, _sym in (
-    ("lt", np.less, "<"),
-    ("le", np.less_equal, "<="),
-    ("gt", np.greater, ">"),
-    ("ge", np.greater_equal, ">="),
-    ("eq", np.equal, "=="),
-    ("ne", np.not_equal, "!="),
+for _name, _np, _sym, _aliases in (
+    ("lt", np.less, "<", ("less",)),
+    ("le", np.less_equal, "<=", ("less_equal",)),
+    ("gt", np.greater, ">", ("greater",)),
+    ("ge", np.greater_equal, ">=", ("greater_equal",)),
+    ("eq", np.equal, "==", ()),
+    ("ne", np.not_equal, "!=", ("not_equal",)),
 ):
     _cls = type(
         _name.capitalize(),
@@ -65,8 +65,9 @@ for _name, _np, _sym in (
         inplace=None,
         operators=(_sym,),
         pure=True,
+        aliases=_aliases,
     )(internal(_name)(_compare(_cls)))
-del _name, _np, _sym, _cls
+del _name, _np, _sym, _cls, _aliases
 
 
 for _name, _np, _doc in (

@@ -617,7 +617,8 @@ def sub(a, b):
     inplace=Inplace("mul_", reads_argument=True),
     operators=("*",),
     pure=True,
-    parser=Parser(("other",)),
+    aliases=("multiply",),
+    parser={"mul": Parser(("other",)), "multiply": Parser(overloaded=True)},
 )
 @internal("mul")
 def mul(a, b):

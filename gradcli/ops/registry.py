@@ -108,12 +108,17 @@ class Parser(NamedTuple):
     arguments: "other"`); `overloaded`, when it has several (`received an invalid
     combination of arguments - got (Tensor), but expected one of:`); `method_params`, the
     method form's parameters where only the function is overloaded; `expected`, the one
-    signature printed in full after "but expected", (function form, method form)."""
+    signature printed in full after "but expected", (function form, method form);
+    `tensor_operands`, an overloaded op whose PyTorch parser still names a bad operand
+    (neither a tensor nor a number) by its parameter, `div(): argument 'other' (position
+    1) must be Tensor, not str` (its Number overloads are hidden), where other overloaded
+    ops say `received an invalid combination of arguments`."""
 
     params: tuple | None = None
     overloaded: bool = False
     method_params: tuple | None = None
     expected: tuple | None = None
+    tensor_operands: bool = False
 
 
 BUILTINS: dict[str, Builtin] = {}  # language name -> entry (functions, and methods too)

@@ -175,7 +175,11 @@ def div_mode(input, other, mode):
     inplace="div_",
     operators=("/",),
     pure=False,
-    parser=Parser(overloaded=True),
+    aliases=("divide",),
+    parser={
+        "div": Parser(overloaded=True, tensor_operands=True),
+        "divide": Parser(overloaded=True),
+    },
 )
 def div(input, other, *, rounding_mode=_UNSET):
     if rounding_mode is _UNSET:

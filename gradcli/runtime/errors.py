@@ -71,6 +71,14 @@ class GradTypeError(GradError):
     type_name = "TypeError"
 
 
+class OperandTypeError(GradTypeError):
+    """An operand of an element-wise op that is neither a tensor nor a number (`value`):
+    the language words it as PyTorch's argument parser does for the op called
+    (language/arity.py)."""
+
+    value = None
+
+
 class GradValueError(GradError):
     type_name = "ValueError"
 

@@ -609,3 +609,44 @@ errors(
         "torch.clamp(x, min=torch.zeros(2))",
     ],
 )
+errors(
+    "operand_words/errors",
+    "import torch\nx = torch.tensor([1., 2.])",
+    [
+        "x.add('a')",
+        "torch.add(x, 'a')",
+        "torch.add('a', x)",
+        "x.sub(None)",
+        "torch.mul(x, 'a')",
+        "x.div('a')",
+        "torch.div(x, None)",
+        "x.pow('a')",
+        "torch.pow(x, 'a')",
+        "x.eq('a')",
+        "torch.gt(x, 'a')",
+        "torch.remainder(x, 'a')",
+        "x.true_divide('a')",
+        "torch.subtract(x, 'a')",
+        "x.multiply('a')",
+        "torch.divide(x, 'a')",
+        "torch.greater(x)",
+        "x.less_equal()",
+        "torch.multiply(x)",
+        "f = x.add\nf('a')",
+        "g = torch.mul\ng(x, 'b')",
+        "getattr(x, 'mul')()",
+    ],
+)
+case(
+    "operand_words/aliases",
+    """
+    import torch
+    x = torch.tensor([1., 2., 3.])
+    y = torch.tensor([2., 2., 1.], requires_grad=True)
+    print(torch.multiply(x, y), x.multiply(2), torch.divide(y, x), x.divide(y, rounding_mode='floor'))
+    print(torch.greater(x, y), torch.greater_equal(x, 2), x.less(y), x.less_equal(2), torch.not_equal(x, y))
+    z = x.clone(); z.multiply_(3); z.divide_(y.detach()); z.subtract_(1); print(z)
+    (torch.multiply(y, y).sum() + torch.divide(y, 3).sum()).backward()
+    print(y.grad)
+    """,
+)
