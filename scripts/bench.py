@@ -276,6 +276,34 @@ while i < {n}:
 LOOP = "x = {make}\n" + _ITERATIONS
 
 
+#: a training step written as a `def` (model, loss, backward, update, bookkeeping),
+#: called {n} times: the memory row for calls
+DEF_STEP = """import torch
+X = torch.randn(32, 4)
+y = torch.randn(32, 1)
+w = torch.zeros(4, 1, requires_grad=True)
+b = torch.zeros(1, requires_grad=True)
+
+def step(X, y, lr):
+    pred = X @ w + b
+    loss = ((pred - y) ** 2).mean()
+    loss.backward()
+    with torch.no_grad():
+        w.sub_(lr * w.grad)
+        b.sub_(lr * b.grad)
+        w.grad.zero_()
+        b.grad.zero_()
+    return loss
+
+losses = []
+for i in range({n}):
+    loss = step(X, y, 0.01)
+    if i % 100 == 0:
+        losses.append(loss.item())
+print(len(losses), loss)
+"""
+
+
 #: iterations a loop row's gradcli program makes before the ones it times (the 1e7 row)
 WARM = 2
 #: the same loop, WARM iterations and then n timed by the program itself (the 1e7 row)
@@ -645,6 +673,20 @@ def main():
             "peak memory, 20000 vs 2000 iterations",
             m2 * 1024,
             "2000 iterations",
+            m1 * 1024,
+            m2 / m1,
+            "<= 1.1",
+        )
+    )
+
+    # a training step in a `def`, called in a loop: memory stays flat however many calls
+    m1 = child_peak_rss_kib(gradcli_program(DEF_STEP.format(n=1_000)))
+    m2 = child_peak_rss_kib(gradcli_program(DEF_STEP.format(n=100_000)))
+    rows.append(
+        (
+            "peak memory, def called 1e5 vs 1e3 times",
+            m2 * 1024,
+            "1000 calls",
             m1 * 1024,
             m2 / m1,
             "<= 1.1",
