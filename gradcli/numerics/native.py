@@ -291,6 +291,8 @@ OUTER_SUM = {"f": "outer_sum_f", "d": "outer_sum_d"}
 TANH_BACKWARD = {"f": "tanh_backward_f", "d": "tanh_backward_d"}
 #: a GRU step's backward (native_recurrent.py)
 GRU_BACKWARD = {"f": "gru_backward_f", "d": "gru_backward_d"}
+#: and its forward after the hidden gates' product (calling ACT1's sigmoid and VML's tanh)
+GRU_FORWARD = {"f": "gru_forward_f", "d": "gru_forward_d"}
 #: LayerNorm's moments: the lanes merged into the tail's (native_norms.py)
 LANE_MERGE = {"f": "lane_merge_f", "d": "lane_merge_d"}
 WELFORD = {"f": "welford_f", "d": "welford_d"}
@@ -345,6 +347,7 @@ class _Kernels:
         self.outer_sum = {char: sig(addrs[name]) for char, name in OUTER_SUM.items()}
         self.tanh_backward = {char: sig(addrs[name]) for char, name in TANH_BACKWARD.items()}
         self.gru_backward = {char: sig(addrs[name]) for char, name in GRU_BACKWARD.items()}
+        self.gru_forward = {char: sig(addrs[name]) for char, name in GRU_FORWARD.items()}
         self.lane_merge = {char: sig(addrs[name]) for char, name in LANE_MERGE.items()}
         self.welford = {char: sig(addrs[name]) for char, name in WELFORD.items()}
         self.rows = {width: sig(addrs[name]) for width, name in ROWS.items()}
@@ -376,7 +379,7 @@ class _Kernels:
         from .native_softmax import softmax_ir
         from .native_grads import outer_sum_ir, tanh_backward_ir
         from .native_norms import lane_merge_ir, welford_ir
-        from .native_recurrent import gru_backward_ir
+        from .native_recurrent import gru_backward_ir, gru_forward_ir
 
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
@@ -424,13 +427,12 @@ class _Kernels:
                 (OUTER_SUM, outer_sum_ir),
                 (TANH_BACKWARD, tanh_backward_ir),
                 (GRU_BACKWARD, gru_backward_ir),
+                (GRU_FORWARD, gru_forward_ir),
+                (LANE_MERGE, lane_merge_ir),
+                (WELFORD, welford_ir),
             ):
                 for char, name in names.items():
                     make(ir, mod, name, char == "f")
-            for char, name in LANE_MERGE.items():
-                lane_merge_ir(ir, mod, name, char == "f")
-            for char, name in WELFORD.items():
-                welford_ir(ir, mod, name, char == "f")
             softmax_ir(ir, mod, SOFTMAX)
             native_alloc.ir_functions(ir, mod)
             chain_ir(ir, mod, "chain32", LANES)
@@ -459,7 +461,7 @@ class _Kernels:
         names += [*POOL_MAX.values(), *POOL_SCATTER.values(), *KEPT.values(), *ROWS.values()]
         names += [*RELU.values(), *SOFTMAX.values(), *native_alloc.NAMES]
         names += [*OUTER_SUM.values(), *TANH_BACKWARD.values(), *LANE_MERGE.values()]
-        names += [*WELFORD.values(), *GRU_BACKWARD.values()]
+        names += [*WELFORD.values(), *GRU_BACKWARD.values(), *GRU_FORWARD.values()]
         return engine, {name: engine.get_function_address(name) for name in names}
 
 

@@ -14,7 +14,8 @@ import struct
 
 import numpy as np
 
-from . import native
+from . import mkl, native
+from .floats.tensor_iter import VEC_BLOCK, all_vector
 from .mkl import address
 
 #: the loops' parameters, written by `_call` (at most 25 int64 values: gru_backward's) and
@@ -186,3 +187,68 @@ def gru_backward(g, carry, kept, gig):
     if _call(lib.gru_backward[dt.char], rows, cols, len(carry), *ats):
         return None
     return gd, ghg
+
+
+#: per (dtype, rows, size): the GRU step forward's buffers (the sums, the flags, tanh's
+#: operand), written and read within one call
+_GRU_SCRATCH: dict = {}
+
+
+def gru_forward(ig, h, hg, out):
+    """A GRU step after its hidden gates' product hg (recurrent.py `_step` on arrays,
+    native_recurrent.gru_forward_ir): the new state written into out, and (r, z, n, d) the
+    values its backward reads (r and z views of one array, as the sigmoid's pieces); None
+    where the loops or MKL's tanh are not loaded, an array is not (rows, 3 size) or (rows,
+    size) of one dtype with contiguous columns (hg C-contiguous), the sigmoid of the
+    gates' columns is not its vector code's alone (`tensor_iter.all_vector`), or it
+    flagged a value (the caller then computes the step with NumPy)."""
+    lib = native.loaded()
+    if lib is None:
+        return None
+    dt = hg.dtype
+    rows, cols = h.shape
+    size = dt.itemsize
+    wide = (rows, 3 * cols)
+    if (
+        not rows
+        or not cols
+        or not hg.flags.c_contiguous
+        or hg.shape != wide
+        or ig.shape != wide
+        or out.shape != h.shape
+    ):
+        return None
+    for a in (ig, h, out):
+        if a.dtype != dt or a.strides[1] != size or a.strides[0] < a.shape[1] * size:
+            return None
+    key = (dt, rows, cols)
+    scratch = _GRU_SCRATCH.get(key)
+    if scratch is None:
+        scratch = _GRU_SCRATCH[key] = _gru_scratch(hg, dt, rows, cols)
+    if not scratch:
+        return None
+    count, tanh_at, mode, s_at, flags_at, pre_at, _ = scratch
+    rz = np.empty(count, dt)
+    n, d = np.empty(h.shape, dt), np.empty(h.shape, dt)
+    mkl.vml_threads(rows * cols)
+    ats = (address(hg), 3 * cols, address(ig), ig.strides[0] // size, address(h))
+    ats += (h.strides[0] // size, address(out), out.strides[0] // size, s_at, address(rz))
+    ats += (flags_at, pre_at, address(n), address(d))
+    if _call(lib.gru_forward[dt.char], rows, cols, count, tanh_at, mode, *ats):
+        return None
+    rz = rz[: rows * 2 * cols].reshape(rows, 2 * cols)
+    return rz[:, :cols], rz[:, cols:], n, d
+
+
+def _gru_scratch(hg, dt, rows, cols):
+    """gru_forward's constants and buffers for its dtype and sizes, or () where it does
+    not apply (no MKL's tanh; a sigmoid not the vector code's alone)."""
+    vml = mkl.vml_function("tanh", dt)
+    block = VEC_BLOCK[dt.type]
+    if vml is None or not (
+        all_vector(hg[:, :cols], block) and all_vector(hg[:, : 2 * cols], block)
+    ):
+        return ()
+    count = -(-rows * 2 * cols // native.LANES) * native.LANES
+    bufs = (np.empty(count, dt), np.empty(count, np.uint8), np.empty(rows * cols, dt))
+    return (count, *vml, *(address(a) for a in bufs), bufs)

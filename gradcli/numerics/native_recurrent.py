@@ -1,18 +1,23 @@
-"""A recurrent layer's step backward as one compiled loop (`numerics/native.py` compiles it
-with its other loops; `native_layers.gru_backward` calls it).
+"""A GRU time step as compiled loops (`numerics/native.py` compiles them with its other
+loops; `native_layers.gru_forward` and `gru_backward` call them).
 
-A GRU step's backward (`library/nn/recurrent_layer._gru_step`) is a dozen element-wise
+A GRU step's forward after its hidden gates' product (recurrent.py `_step` on arrays) and
+its backward (`library/nn/recurrent_layer._gru_step`) are each some ten element-wise
 NumPy operations on (batch, hidden) arrays, and their fixed costs were most of a small
-layer's backward.  The loop makes the same operations, each value's arithmetic as NumPy's
-(IEEE products, sums and negations in the same order; tanh's backward factor one fused
-step, `native_sleef.Emit`), and flags a value whose fused step the emulation must decide
-or whose result is a NaN (whose payload is NumPy's business): the caller then computes
-the step with NumPy.  Only `llvmlite.ir` objects are made here."""
+layer's time.  Each loop makes the same operations, each value's arithmetic as NumPy's
+(IEEE products, sums and negations in the same order; the forward's sigmoid native_act's
+kernel, which is the vector code's, called only where every value of the gates takes
+it; its tanh MKL's VML, called through its address; the backward's tanh factor one fused
+step, `native_sleef.Emit`), and flags a value the emulation must decide or whose result
+is a NaN (whose payload is NumPy's business): the caller then computes the step with
+NumPy.  Only `llvmlite.ir` objects are made here."""
 
 from __future__ import annotations
 
 from .native_sleef import Emit
 
+#: native_act's sigmoid kernels (native.ACT1's), of doubles and of floats
+SIGMOID = ("sigmoid_d", "sigmoid_f")
 #: the GRU step's parameters, in this order in its i64 array: the batch and hidden sizes,
 #: how many gradients are added to g's row (0-2, c0 then c1), then for each array its
 #: address and the step between its rows (in elements; its columns are contiguous)
@@ -112,3 +117,112 @@ def gru_backward_ir(ir, mod, name, single):
     total.add_incoming(zero, entry)
     total.add_incoming(c2, row_end)
     b.ret(total)
+
+
+#: the GRU step forward's parameters, in this order in its i64 array: the batch and hidden
+#: sizes, the sigmoid's count (rows * 2 size rounded up to whole vectors), the addresses
+#: of VML's tanh and its mode, then the arrays': (address, row step) of the hidden gates
+#: hg, the input gates ig, the state h and the new state out (columns contiguous), then
+#: the addresses of the C-contiguous buffers s (the sums, `count` values), rz (the
+#: sigmoids, `count` values), flags (`count` bytes), pre (tanh's operand), n and d
+FORWARD_PARAMS = ("rows", "size", "count", "tanh", "mode", "hg", "ig", "h", "out")
+
+
+def gru_forward_ir(ir, mod, name, single):
+    """i64 NAME(i64* p), T float (single) or double; p = FORWARD_PARAMS' values, then the
+    addresses of s, rz, flags, pre, n and d.  PyTorch's GRU cell after its hidden gates'
+    product, as recurrent.py `_step` makes it on arrays: s = hg + ig over the reset and
+    update gates' columns (zeros after), rz = the module's SIGMOID function of the dtype
+    (native_act's kernel, compiled first: every value its vector code's), pre = ig's new-gate columns + hg's * r, n =
+    VML's tanh of pre, d = h - n, out = d * z + n.  Returns whether the sigmoid flagged a
+    value (the caller then computes the step with NumPy)."""
+    t = ir.FloatType() if single else ir.DoubleType()
+    i64, i32, i8 = ir.IntType(64), ir.IntType(32), ir.IntType(8)
+    pt, pi = ir.PointerType(t), ir.PointerType(i64)
+    sigmoid = mod.get_global(SIGMOID[single])
+    fn = ir.Function(mod, ir.FunctionType(i64, [pi]), name=name)
+    (params,) = fn.args
+    zero, one = ir.Constant(i64, 0), ir.Constant(i64, 1)
+    entry = fn.append_basic_block("entry")
+    b = ir.IRBuilder(entry)
+    vals = [b.load(b.gep(params, [ir.Constant(i64, k)])) for k in range(19)]
+    rows, size, count, tanh_at, mode = vals[:5]
+    hg, ig, h, out = ((b.inttoptr(vals[5 + 2 * k], pt), vals[6 + 2 * k]) for k in range(4))
+    s, rz, flags, pre, n, d = (b.inttoptr(v, pt) for v in vals[13:19])
+    flags = b.bitcast(flags, ir.PointerType(i8))
+    two = b.mul(size, ir.Constant(i64, 2))
+
+    def grid(label, cols, body):
+        """body(builder, i, j) for each row i < rows and column j < cols (both > 0)."""
+        row = fn.append_basic_block(label + "_row")
+        col = fn.append_basic_block(label + "_col")
+        end = fn.append_basic_block(label + "_end")
+        after = fn.append_basic_block(label + "_after")
+        nonlocal b
+        start = b.block
+        b.branch(row)
+        b = ir.IRBuilder(row)
+        i = b.phi(i64)
+        i.add_incoming(zero, start)
+        b.branch(col)
+        b = ir.IRBuilder(col)
+        j = b.phi(i64)
+        j.add_incoming(zero, row)
+        body(b, i, j)
+        j2 = b.add(j, one)
+        j.add_incoming(j2, b.block)
+        b.cbranch(b.icmp_signed("<", j2, cols), col, end)
+        b = ir.IRBuilder(end)
+        i2 = b.add(i, one)
+        i.add_incoming(i2, end)
+        b.cbranch(b.icmp_signed("<", i2, rows), row, after)
+        b = ir.IRBuilder(after)
+
+    def at(bb, arr, i, j, off=None):
+        p, step = arr
+        return bb.gep(p, [bb.add(bb.mul(i, step), j if off is None else bb.add(j, off))])
+
+    def flat(bb, p, i, j, width):
+        return bb.gep(p, [bb.add(bb.mul(i, width), j)])
+
+    def sums(bb, i, j):
+        bb.store(
+            bb.fadd(bb.load(at(bb, hg, i, j)), bb.load(at(bb, ig, i, j))), flat(bb, s, i, j, two)
+        )
+
+    grid("sums", two, sums)
+    # the values after the last row's up to whole vectors: zeros (no flag)
+    pad, pad_end = fn.append_basic_block("pad"), fn.append_basic_block("pad_end")
+    filled = b.mul(rows, two)
+    start = b.block
+    b.cbranch(b.icmp_signed("<", filled, count), pad, pad_end)
+    b = ir.IRBuilder(pad)
+    k = b.phi(i64)
+    k.add_incoming(filled, start)
+    b.store(ir.Constant(t, 0.0), b.gep(s, [k]))
+    k2 = b.add(k, one)
+    k.add_incoming(k2, pad)
+    b.cbranch(b.icmp_signed("<", k2, count), pad, pad_end)
+    b = ir.IRBuilder(pad_end)
+    bad = b.call(sigmoid, [count, s, rz, flags])
+
+    def gate(bb, i, j):
+        r = bb.load(flat(bb, rz, i, j, two))
+        prod = bb.fmul(bb.load(at(bb, hg, i, j, two)), r)
+        bb.store(bb.fadd(bb.load(at(bb, ig, i, j, two)), prod), flat(bb, pre, i, j, size))
+
+    grid("gate", size, gate)
+    vml = ir.FunctionType(ir.VoidType(), [i32, pt, pt, i64])
+    b.call(
+        b.inttoptr(tanh_at, ir.PointerType(vml)), [b.trunc(b.mul(rows, size), i32), pre, n, mode]
+    )
+
+    def state(bb, i, j):
+        nv = bb.load(flat(bb, n, i, j, size))
+        dv = bb.fsub(bb.load(at(bb, h, i, j)), nv)
+        bb.store(dv, flat(bb, d, i, j, size))
+        z = bb.load(bb.gep(rz, [bb.add(bb.add(bb.mul(i, two), j), size)]))
+        bb.store(bb.fadd(bb.fmul(dv, z), nv), at(bb, out, i, j))
+
+    grid("state", size, state)
+    b.ret(bad)

@@ -1,16 +1,20 @@
-"""The compiled GRU step backward (numerics/native_recurrent.py, `native_layers.
-gru_backward`) against the NumPy steps it replaces (`recurrent_layer._gru_step` after the
-carried gradients' sums), bit for bit: batch and hidden sizes around the vectors' widths,
-gates as column slices of wider arrays (the layer's layout), signed zeros, values whose
-fused step the emulation decides, infinities and NaNs (flagged: the NumPy path), both
-float dtypes; and whole GRU layers' backward with the loops and without."""
+"""The compiled GRU step (numerics/native_recurrent.py) against the NumPy steps it
+replaces, bit for bit, both float dtypes: its backward (`native_layers.gru_backward`;
+`recurrent_layer._gru_step` after the carried gradients' sums) on batch and hidden sizes
+around the vectors' widths, gates as column slices of wider arrays (the layer's layout),
+signed zeros, values whose fused step the emulation decides, infinities and NaNs
+(flagged: the NumPy path); its forward (`native_layers.gru_forward`; recurrent.py `_step`
+on arrays) on the sizes whose gates' sigmoid is the vector code's alone, across the
+sigmoid's and tanh's ranges, and declining the others."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from gradcli.library.nn.recurrent import _step
 from gradcli.library.nn.recurrent_layer import _gru_step
+from gradcli.numerics.mkl import torch_mm
 from gradcli.numerics import native, native_layers
 
 pytestmark = pytest.mark.skipif(not native.available(), reason="llvmlite is not installed")
@@ -93,3 +97,33 @@ def test_gru_backward_declines_other_layouts(loops):
     strided = np.asfortranarray(g)
     assert native_layers.gru_backward(strided, (), kept, gig) is None
     assert native_layers.gru_backward(g.astype(np.float32), (), kept, gig) is None
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_gru_forward_is_the_numpy_steps(dt, loops):
+    dt = np.dtype(dt)
+    rng = np.random.default_rng(17 + dt.itemsize)
+    answered = 0
+    for rows, size in [(1, 16), (3, 16), (16, 48), (5, 32), (2, 64), (7, 8), (16, 5), (4, 12)]:
+        for kind in range(4):
+            with np.errstate(all="ignore"):
+                w = _values(rng, (3 * size, size), dt, 0) / 4
+                bias = None if kind == 2 else _values(rng, (3 * size,), dt, 0)
+                h = _values(rng, (rows, size), dt, kind % 2)
+                igates = _values(rng, (2, rows, 3 * size), dt, kind)
+                if kind == 1:  # the sigmoid's and tanh's far ranges
+                    igates *= 100
+                kept: list = []
+                want = _step("GRU", igates[1], h, w, bias, kept)
+            hg = torch_mm(h, w.T) if bias is None else torch_mm(h, w.T, bias)
+            out = np.full((2, rows, size), 5.0, dt)
+            got = native_layers.gru_forward(igates[1], h, hg, out[0])
+            if got is None:
+                assert kind == 3 or (size * dt.itemsize) % 64  # (flagged, or not whole blocks)
+                continue
+            answered += 1
+            _same(out[0], want)
+            for a, b in zip(got, (kept[0], kept[1], kept[2], kept[4])):
+                _same(a, b)
+            assert (out[1] == 5.0).all()
+    assert answered >= 12

@@ -38,8 +38,8 @@ from ...engine.declare import none
 from ...engine.function import Function
 from ...engine.modes import state as modes
 from ...engine.vjp_arrays import sum_to
-from ...numerics.mkl import mm_grads
-from ...numerics.native_layers import gru_backward
+from ...numerics.mkl import mm_grads, torch_mm
+from ...numerics.native_layers import gru_backward, gru_forward
 from ...ops.registry import FUNCTIONS
 from ...ops.fused_grads import sigmoid_backward_values, tanh_backward_values
 from ...ops.unary import masked_grad
@@ -80,7 +80,10 @@ class RecurrentLayer(Function):
         tape = []
         for t in order:
             kept: list = []
-            h_new = step(mode, ig[t], h, w, b, kept)
+            h_new = _gru_fused(ig[t], h, w, b, kept, out[t]) if mode == "GRU" else None
+            if h_new is None:
+                kept = []
+                h_new = step(mode, ig[t], h, w, b, kept)
             tape.append((t, h[0] if lstm else h, *kept))
             out[t] = h_new[0] if lstm else h_new
             h = h_new
@@ -152,6 +155,21 @@ class RecurrentLayer(Function):
         wanted = [x for x, n in zip(self.inputs, self.needs) if n]
         got = iter(run_backward(outs, heads, True, True, inputs=wanted, allow_unused=True))
         return tuple(next(got) if n else None for n in self.needs)
+
+
+def _gru_fused(ig, h, w, b, kept, out):
+    """A GRU step (recurrent.py `_step` on arrays) as its hidden gates' product and one
+    compiled loop for the rest (native_layers.gru_forward: the same values), its new
+    state written into out (and returned), what its backward reads appended to kept; None
+    where the loop does not apply."""
+    hg = torch_mm(h, w.T) if b is None else torch_mm(h, w.T, b)
+    got = gru_forward(ig, h, hg, out)
+    if got is None:
+        return None
+    r, z, n, d = got
+    size = h.shape[1]
+    kept += (r, z, n, hg[:, 2 * size :], d)
+    return out
 
 
 def _gru_step(gh, r, z, n, hnew, d):
