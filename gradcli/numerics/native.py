@@ -289,9 +289,10 @@ RELU = {"f": "relu_f", "d": "relu_d"}
 #: a bias's gradient (the sums down a batch's columns) and tanh's backward (native_grads.py)
 OUTER_SUM = {"f": "outer_sum_f", "d": "outer_sum_d"}
 TANH_BACKWARD = {"f": "tanh_backward_f", "d": "tanh_backward_d"}
-#: a GRU step's backward (native_recurrent.py)
+#: a GRU step's and an LSTM step's backward (native_recurrent.py)
 GRU_BACKWARD = {"f": "gru_backward_f", "d": "gru_backward_d"}
-#: and its forward after the hidden gates' product (calling ACT1's sigmoid and VML's tanh)
+LSTM_BACKWARD = {"f": "lstm_backward_f", "d": "lstm_backward_d"}
+#: and a GRU step's forward after the hidden gates' product (calling ACT1's sigmoid and VML's tanh)
 GRU_FORWARD = {"f": "gru_forward_f", "d": "gru_forward_d"}
 #: LayerNorm's moments: the lanes merged into the tail's (native_norms.py)
 LANE_MERGE = {"f": "lane_merge_f", "d": "lane_merge_d"}
@@ -348,6 +349,7 @@ class _Kernels:
         self.tanh_backward = {char: sig(addrs[name]) for char, name in TANH_BACKWARD.items()}
         self.gru_backward = {char: sig(addrs[name]) for char, name in GRU_BACKWARD.items()}
         self.gru_forward = {char: sig(addrs[name]) for char, name in GRU_FORWARD.items()}
+        self.lstm_backward = {char: sig(addrs[name]) for char, name in LSTM_BACKWARD.items()}
         self.lane_merge = {char: sig(addrs[name]) for char, name in LANE_MERGE.items()}
         self.welford = {char: sig(addrs[name]) for char, name in WELFORD.items()}
         self.rows = {width: sig(addrs[name]) for width, name in ROWS.items()}
@@ -379,7 +381,7 @@ class _Kernels:
         from .native_softmax import softmax_ir
         from .native_grads import outer_sum_ir, tanh_backward_ir
         from .native_norms import lane_merge_ir, welford_ir
-        from .native_recurrent import gru_backward_ir, gru_forward_ir
+        from .native_recurrent import gru_backward_ir, gru_forward_ir, lstm_backward_ir
 
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
@@ -428,6 +430,7 @@ class _Kernels:
                 (TANH_BACKWARD, tanh_backward_ir),
                 (GRU_BACKWARD, gru_backward_ir),
                 (GRU_FORWARD, gru_forward_ir),
+                (LSTM_BACKWARD, lstm_backward_ir),
                 (LANE_MERGE, lane_merge_ir),
                 (WELFORD, welford_ir),
             ):
@@ -462,6 +465,7 @@ class _Kernels:
         names += [*RELU.values(), *SOFTMAX.values(), *native_alloc.NAMES]
         names += [*OUTER_SUM.values(), *TANH_BACKWARD.values(), *LANE_MERGE.values()]
         names += [*WELFORD.values(), *GRU_BACKWARD.values(), *GRU_FORWARD.values()]
+        names += [*LSTM_BACKWARD.values()]
         return engine, {name: engine.get_function_address(name) for name in names}
 
 

@@ -18,12 +18,12 @@ from . import mkl, native
 from .floats.tensor_iter import VEC_BLOCK, all_vector
 from .mkl import address
 
-#: the loops' parameters, written by `_call` (at most 25 int64 values: gru_backward's) and
+#: the loops' parameters, written by `_call` (at most 27 int64 values: lstm_backward's) and
 #: their address; a loop reads them before it returns, and no call is made inside another
-_PARAMS = np.zeros(25, np.int64)
+_PARAMS = np.zeros(27, np.int64)
 _PARAMS_AT = address(_PARAMS)
 #: per number of values: the packing of that many int64 values into _PARAMS
-_PACK = {n: struct.Struct(f"={n}q").pack_into for n in range(1, 26)}
+_PACK = {n: struct.Struct(f"={n}q").pack_into for n in range(1, 28)}
 
 
 def _call(fn, *values):
@@ -187,6 +187,32 @@ def gru_backward(g, carry, kept, gig):
     if _call(lib.gru_backward[dt.char], rows, cols, len(carry), *ats):
         return None
     return gd, ghg
+
+
+def lstm_backward(g, carry, gc, kept, gig):
+    """An LSTM step's backward (`recurrent_layer._lstm_step` of g plus the arrays of
+    `carry` added in order, gc the cell state's gradient, on its `kept` arrays i, f, gg, o,
+    tc, cx; native_recurrent.py): fresh (the previous cell state's gradient, the gates'
+    gradient), the latter also written into gig (C-contiguous (rows, 4 size)); None as
+    `gru_backward`."""
+    lib = native.loaded()
+    if lib is None or len(carry) > 1:
+        return None
+    dt = g.dtype
+    shape = g.shape
+    size = dt.itemsize
+    ats = []
+    for a in (g, *carry, *(g,) * (1 - len(carry)), gc, *kept):
+        if a.dtype != dt or a.shape != shape or a.strides[1] != size or a.strides[0] < 0:
+            return None
+        ats += (address(a), a.strides[0] // size)
+    rows, cols = shape
+    gc_out = np.empty(shape, dt)
+    gates = np.empty((rows, 4 * cols), dt)
+    ats += (address(gc_out), cols, address(gates), 4 * cols, address(gig), 4 * cols)
+    if _call(lib.lstm_backward[dt.char], rows, cols, len(carry), *ats):
+        return None
+    return gc_out, gates
 
 
 #: per (dtype, rows, size): the GRU step forward's buffers (the sums, the flags, tanh's

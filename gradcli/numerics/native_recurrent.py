@@ -226,3 +226,115 @@ def gru_forward_ir(ir, mod, name, single):
 
     grid("state", size, state)
     b.ret(bad)
+
+
+#: an LSTM step backward's arrays, each (address, row step) after LSTM_PARAMS = GRU_PARAMS
+#: (c0 the gradient carried to g's row, gc the cell state's gradient from the next step)
+LSTM_ARRAYS = ("g", "c0", "gc", "i", "f", "gg", "o", "tc", "cx", "gc_out", "gates", "gig")
+
+
+def lstm_backward_ir(ir, mod, name, single):
+    """i64 NAME(i64* p), T float (single) or double; p = GRU_PARAMS, then (address, row
+    step) of each of LSTM_ARRAYS.  For each value of the (rows, size) arrays, as
+    `recurrent_layer._lstm_step`: gh = g + c0 (when `adds`), go = gh * tc, gc' = gc + (gh
+    * o) * fma(tc, -tc, 1), the gates' gradient ((gc' * gg) * (1 - i)) * i, ((gc' * cx) *
+    (1 - f)) * f, (gc' * i) * fma(gg, -gg, 1), (go * (1 - o)) * o in its four column
+    blocks (written into gates and gig), gc_out = gc' * f.  Returns how many values are
+    flagged (a fused step the emulation decides, a NaN)."""
+    t = ir.FloatType() if single else ir.DoubleType()
+    dbl = ir.DoubleType()
+
+    def body(b, emit, load, store):
+        one = ir.Constant(t, 1.0)
+
+        def factor(y):  # tanh's backward factor, one fused step
+            yd = b.fpext(y, dbl) if single else y
+            return (emit.fma32 if single else emit.fma64)(yd, b.fneg(yd), ir.Constant(dbl, 1.0))
+
+        def sig(gv, y):
+            return b.fmul(b.fmul(gv, b.fsub(one, y)), y)
+
+        gh = load("g")
+        gh = b.select(b.icmp_signed(">=", load.adds, load.one), b.fadd(gh, load("c0")), gh)
+        i, f, gg, o, tc, cx = (load(k) for k in ("i", "f", "gg", "o", "tc", "cx"))
+        go = b.fmul(gh, tc)
+        gc = b.fadd(load("gc"), b.fmul(b.fmul(gh, o), factor(tc)))
+        parts = (
+            sig(b.fmul(gc, gg), i),
+            sig(b.fmul(gc, cx), f),
+            b.fmul(b.fmul(gc, i), factor(gg)),
+            sig(go, o),
+        )
+        for k, v in enumerate(parts):
+            store("gates", k, v)
+            store("gig", k, v)
+        gc_out = b.fmul(gc, f)
+        store("gc_out", 0, gc_out)
+        return (*parts, gc_out)
+
+    _rows_loop(ir, mod, name, t, LSTM_ARRAYS, body)
+
+
+def _rows_loop(ir, mod, name, t, keys, body):
+    """i64 NAME(i64* p): p = (rows, size, adds), then (address, row step) of each array
+    of `keys` (elements of t, columns contiguous); for each row i < rows and column j <
+    size, body(builder, emit, load, store) -> values: load(key) the array's value at (i,
+    j) (load.adds, load.one: `adds` and the i64 1), store(key, k, v) v at (i, k * size +
+    j); returns how many (i, j) flagged the emitter or made a NaN among the values."""
+    i64 = ir.IntType(64)
+    pt, pi = ir.PointerType(t), ir.PointerType(i64)
+    fn = ir.Function(mod, ir.FunctionType(i64, [pi]), name=name)
+    (params,) = fn.args
+    blocks = ("entry", "row", "col", "row_end", "done")
+    entry, row, col, row_end, done = (fn.append_basic_block(x) for x in blocks)
+    zero, one = ir.Constant(i64, 0), ir.Constant(i64, 1)
+    b = ir.IRBuilder(entry)
+    vals = [b.load(b.gep(params, [ir.Constant(i64, k)])) for k in range(3 + 2 * len(keys))]
+    rows, size, adds = vals[:3]
+    arr = {key: (b.inttoptr(vals[3 + 2 * k], pt), vals[4 + 2 * k]) for k, key in enumerate(keys)}
+    ok = b.and_(b.icmp_signed(">", rows, zero), b.icmp_signed(">", size, zero))
+    b.cbranch(ok, row, done)
+
+    b = ir.IRBuilder(row)
+    i, cnt = b.phi(i64), b.phi(i64)
+    i.add_incoming(zero, entry)
+    cnt.add_incoming(zero, entry)
+    base = {key: b.gep(p, [b.mul(i, step)]) for key, (p, step) in arr.items()}
+    b.branch(col)
+
+    b = ir.IRBuilder(col)
+    j, c = b.phi(i64), b.phi(i64)
+    j.add_incoming(zero, row)
+    c.add_incoming(cnt, row)
+
+    def load(key):
+        return b.load(b.gep(base[key], [j]))
+
+    load.adds, load.one = adds, one
+
+    def store(key, k, v):
+        off = j if not k else b.add(j, b.mul(size, ir.Constant(i64, k)))
+        b.store(v, b.gep(base[key], [off]))
+
+    emit = Emit(ir, mod, b)
+    values = body(b, emit, load, store)
+    bad = emit.bad
+    for v in values:
+        bad = b.or_(bad, b.fcmp_unordered("uno", v, v))
+    c2 = b.add(c, b.zext(bad, i64))
+    j2 = b.add(j, one)
+    j.add_incoming(j2, b.block)
+    c.add_incoming(c2, b.block)
+    b.cbranch(b.icmp_signed("<", j2, size), col, row_end)
+
+    b = ir.IRBuilder(row_end)
+    i2 = b.add(i, one)
+    i.add_incoming(i2, row_end)
+    cnt.add_incoming(c2, row_end)
+    b.cbranch(b.icmp_signed("<", i2, rows), row, done)
+
+    b = ir.IRBuilder(done)
+    total = b.phi(i64)
+    total.add_incoming(zero, entry)
+    total.add_incoming(c2, row_end)
+    b.ret(total)

@@ -1,5 +1,6 @@
 """The compiled GRU step (numerics/native_recurrent.py) against the NumPy steps it
-replaces, bit for bit, both float dtypes: its backward (`native_layers.gru_backward`;
+replaces, bit for bit, both float dtypes (and an LSTM step's backward,
+`native_layers.lstm_backward` against `recurrent_layer._lstm_step`): its backward (`native_layers.gru_backward`;
 `recurrent_layer._gru_step` after the carried gradients' sums) on batch and hidden sizes
 around the vectors' widths, gates as column slices of wider arrays (the layer's layout),
 signed zeros, values whose fused step the emulation decides, infinities and NaNs
@@ -13,7 +14,7 @@ import numpy as np
 import pytest
 
 from gradcli.library.nn.recurrent import _step
-from gradcli.library.nn.recurrent_layer import _gru_step
+from gradcli.library.nn.recurrent_layer import _gru_step, _lstm_step
 from gradcli.numerics.mkl import torch_mm
 from gradcli.numerics import native, native_layers
 
@@ -127,3 +128,33 @@ def test_gru_forward_is_the_numpy_steps(dt, loops):
                 _same(a, b)
             assert (out[1] == 5.0).all()
     assert answered >= 12
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_lstm_backward_is_the_numpy_steps(dt, loops):
+    dt = np.dtype(dt)
+    rng = np.random.default_rng(23 + dt.itemsize)
+    answered = 0
+    for rows, size in [(1, 1), (2, 3), (16, 48), (5, 9), (7, 16), (4, 33)]:
+        for kind in range(4):
+            with np.errstate(all="ignore"):
+                gates = 1 / (1 + np.exp(-_values(rng, (rows, 4 * size), dt, kind)))
+                i, f, o = gates[:, :size], gates[:, size : 2 * size], gates[:, 3 * size :]
+                gg = np.tanh(_values(rng, (rows, size), dt, kind))
+                cx = _values(rng, (rows, size), dt, kind)
+                tc = np.tanh(f * cx + i * gg)
+                if kind == 3:
+                    tc.flat[:2] = np.array([3e-300, np.nan], dt)[: tc.size]
+                kept = (i, f, gg, o, tc, cx)
+                g, c0, gc = (_values(rng, (rows, size), dt, kind) for _ in range(3))
+                want = _lstm_step(g + c0, gc, *kept)
+            gig = np.full((rows, 4 * size), 7.0, dt)
+            got = native_layers.lstm_backward(g, (c0,), gc, kept, gig)
+            if got is None:
+                assert kind == 3
+                continue
+            answered += 1
+            _same(got[0], want[0])
+            _same(got[1], want[1])
+            _same(gig, want[1])
+    assert answered >= 15

@@ -39,7 +39,7 @@ from ...engine.function import Function
 from ...engine.modes import state as modes
 from ...engine.vjp_arrays import sum_to
 from ...numerics.mkl import mm_grads, torch_mm
-from ...numerics.native_layers import gru_backward, gru_forward
+from ...numerics.native_layers import gru_backward, gru_forward, lstm_backward
 from ...ops.registry import FUNCTIONS
 from ...ops.fused_grads import sigmoid_backward_values, tanh_backward_values
 from ...ops.unary import masked_grad
@@ -109,18 +109,25 @@ class RecurrentLayer(Function):
         for k in range(steps - 1, -1, -1):
             t, h, *kept = tape[k]
             adds = (g[steps],) if k == steps - 1 else carry
-            got = gru_backward(g[t], adds, kept, g_ig[t]) if mode == "GRU" else None
+            if mode == "LSTM" and k == steps - 1:
+                g_c = g[steps + 1]
+            got = None
+            if mode == "GRU":
+                got = gru_backward(g[t], adds, kept, g_ig[t])
+            elif mode == "LSTM":
+                got = lstm_backward(g[t], adds, g_c, kept, g_ig[t])
             gh = g[t]
             if got is None:
                 for c in adds:
                     gh = gh + c
             if got is not None:  # (one compiled loop: the same values)
-                gd, ghg = got
+                if mode == "GRU":
+                    gd, ghg = got
+                else:
+                    g_c, ghg = got
             elif mode == "GRU":
                 gd, ghg, g_ig[t] = _gru_step(gh, *kept)
             elif mode == "LSTM":
-                if k == steps - 1:
-                    g_c = g[steps + 1]
                 g_c, ghg = _lstm_step(gh, g_c, *kept)
                 g_ig[t] = ghg
             elif mode == "RNN_TANH":
