@@ -127,6 +127,11 @@ class Definitions:
             self.fn = outer
         generator, qualname = info.generator, info.qualname
         nests = info.nests
+        if method and outer.parent is None and not is_lambda and not generator:
+            # (a method of a class of the module's: its names are its globals)
+            from .op_bodies import enter  # (with the first method: start-up)
+
+            enter(code, sig.params, body_nodes[0])
         fast = None
         # a def made at each call of a function around it is left to the closure: its fast
         # function refers to it (a cycle the call's scope would be kept in: release)

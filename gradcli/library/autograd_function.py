@@ -23,6 +23,7 @@ from ..core.tensor import Tensor
 from ..engine import forward as fw, saved
 from ..engine.passes import SECOND_BACKWARD
 from ..engine.autograd import Function as Node
+from . import function_plans as plans
 
 
 _OWN = (
@@ -35,6 +36,7 @@ _OWN = (
     "_clear_on_access",
     "_accessed",
     "_reader",
+    "_plan",
 )
 
 
@@ -65,6 +67,7 @@ class FunctionCtx:
         # saved tensors (each output is a node of its own here: PyTorch's one node reads
         # them once), and the output whose backward runs
         self._clear_on_access, self._accessed, self._reader = False, set(), None
+        self._plan = None  # library/function_plans.py: the plan of the forward's kind
 
     def save_for_backward(self, *tensors):
         for i, t in enumerate(tensors):  # (not tensors.index(t): == of tensors is a tensor)
@@ -185,6 +188,10 @@ class CustomNode(Node):
         try:
             if cls.boxed_grads_call is True:  # the grads as one list
                 res = cls.backward(ctx, grads)
+            elif ctx._plan is not None and not F.tensor_mode:
+                res = plans.backward(cls, ctx, grads, self.nargs)
+                if type(res) is plans.Arrays:  # (its plan's: an array or None each)
+                    return tuple([res[i] for i in self.argpos])
             else:
                 res = cls.backward(ctx, *grads)
         finally:
@@ -249,6 +256,7 @@ def _ctx_class(cls):
 
 
 _FUNCTION_MODULE = "torch.autograd.function."
+plans.fresh_fields(_OWN)
 _CTXS: dict = {}
 
 
@@ -321,6 +329,8 @@ class Function(metaclass=_FunctionType):
             if separate:
                 out = cls.forward(*args, **kwargs)
                 cls.setup_context(ctx, args, out)
+            elif not kwargs and not hidden and plans.usable():
+                out = plans.forward(cls, ctx, args)
             else:
                 out = cls.forward(ctx, *args, **kwargs)
         finally:

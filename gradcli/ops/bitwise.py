@@ -5,9 +5,12 @@ for them); a floating operand is PyTorch's NotImplementedError, word for word.""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..engine.declare import none
+from ..engine.function import Untracked
 from ..runtime.errors import GradError, GradTypeError
 from ..core import dtypes
 from ..core.convert import tensor_arg
@@ -35,10 +38,31 @@ def _integral(a, b, kernel):
     return np.asarray(ad).astype(dt, copy=False), np.asarray(bd).astype(dt, copy=False), dt
 
 
+class _Bitwise(Untracked):
+    """a op b element-wise in the result dtype dt (bool or integer): an op of the engine
+    that makes no node, so a recording notes it (library/function_plans.py)."""
+
+    __slots__ = ()
+    np_fn: Any = None
+
+    def forward(self, a, b, dt):
+        a, b = np.asarray(a).astype(dt, copy=False), np.asarray(b).astype(dt, copy=False)
+        return np.asarray(self.np_fn(a, b)).astype(dt, copy=False)
+
+
 def _bitwise(npfn, kernel):
+    cls = type(
+        kernel.capitalize(),
+        (_Bitwise,),
+        {"__slots__": (), "name": kernel, "np_fn": staticmethod(npfn), "__module__": __name__},
+    )
+
     def fn(input, other):
-        a, b, dt = _integral(input, other, kernel)
-        return Tensor(np.asarray(npfn(a, b)).astype(dt, copy=False))
+        a, b = _args2(input, other)
+        dt = dtypes.result_type(a, b)
+        if dt.kind not in "biu":
+            raise _not_implemented(kernel, dt)
+        return cls.apply(a, b, dt=dt)
 
     return fn
 

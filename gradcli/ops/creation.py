@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from ..engine.declare import none
+from ..engine.function import Untracked
 from ..core import dtypes
 from ..core.convert import tensor_arg, to_array, type_name
 from ..runtime.device import Device, on_cpu
@@ -505,11 +506,26 @@ def _own_shape(x, value, requires_grad):
     _filled makes it."""
     shape, dt = x.data.shape, x.data.dtype
     check_alloc(shape)
-    if dt.kind == "f":  # (np.full's copy, without its Python steps: the same rounding)
-        out = np.empty(shape, dt)
-        out.fill(value)
-        return leaf(out, requires_grad)
+    if dt.kind == "f":
+        if not requires_grad:  # (an op of the engine: a recording notes it)
+            return Fill.apply(x, value)
+        return leaf(Fill.forward(Fill, x.data, value), requires_grad)
     return leaf(np.full(shape, value, dt), requires_grad)
+
+
+class Fill(Untracked):
+    """`value` in the shape and float dtype of an array (np.full's copy, without its
+    Python steps: the same rounding): the values of `ones_like`, `zeros_like` and
+    `full_like`, an op that makes no node, so a recording notes it
+    (library/function_plans.py)."""
+
+    __slots__ = ()
+    name = "fill"
+
+    def forward(self, a, value):
+        out = np.empty(a.shape, a.dtype)
+        out.fill(value)
+        return out
 
 
 def _like(fn, name, doc, batch, fill=None):

@@ -56,6 +56,9 @@ LAZY_IMPORTS = {
     ("gradcli.language.definitions", "gradcli.language.replay_defs"): (
         "only a program with a `def` whose body may replay runs it (with replay: 1.9%)"
     ),
+    ("gradcli.language.definitions", "gradcli.language.op_bodies"): (
+        "only a program with a method runs it (a custom autograd.Function's plans)"
+    ),
     ("gradcli.language.compiler", "gradcli.language.fast_tier"): (
         "only a program with a loop, a def or a comprehension runs the fast tier (1.6%)"
     ),
