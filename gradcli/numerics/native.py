@@ -209,6 +209,7 @@ def _sources_hash():
                 "native_grads.py",
                 "native_norms.py",
                 "native_recurrent.py",
+                "native_bn.py",
             )
         ),
     ):
@@ -297,6 +298,9 @@ GRU_FORWARD = {"f": "gru_forward_f", "d": "gru_forward_d"}
 #: LayerNorm's moments: the lanes merged into the tail's (native_norms.py)
 LANE_MERGE = {"f": "lane_merge_f", "d": "lane_merge_d"}
 WELFORD = {"f": "welford_f", "d": "welford_d"}
+#: BatchNorm's channels-last forward and backward, whole (numerics/native_bn.py)
+BN_FORWARD = {"f": "bn_forward_f", "d": "bn_forward_d"}
+BN_BACKWARD = {"f": "bn_backward_f", "d": "bn_backward_d"}
 #: rows copied from strided places (a convolution's im2col columns), by element size
 ROWS = {4: "rows_4", 8: "rows_8"}
 #: softmax, log_softmax and their backward over the last dim (numerics/native_softmax.py)
@@ -352,6 +356,8 @@ class _Kernels:
         self.lstm_backward = {char: sig(addrs[name]) for char, name in LSTM_BACKWARD.items()}
         self.lane_merge = {char: sig(addrs[name]) for char, name in LANE_MERGE.items()}
         self.welford = {char: sig(addrs[name]) for char, name in WELFORD.items()}
+        self.bn_forward = {char: sig(addrs[name]) for char, name in BN_FORWARD.items()}
+        self.bn_backward = {char: sig(addrs[name]) for char, name in BN_BACKWARD.items()}
         self.rows = {width: sig(addrs[name]) for width, name in ROWS.items()}
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, *[ctypes.c_int64] * 2, *[ctypes.c_void_p] * 3)
         self.chains = {char: sig(addrs[name]) for char, name in CHAINS.items()}
@@ -382,6 +388,7 @@ class _Kernels:
         from .native_grads import outer_sum_ir, tanh_backward_ir
         from .native_norms import lane_merge_ir, welford_ir
         from .native_recurrent import gru_backward_ir, gru_forward_ir, lstm_backward_ir
+        from .native_bn import module_ir as bn_ir
 
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
@@ -436,6 +443,7 @@ class _Kernels:
             ):
                 for char, name in names.items():
                     make(ir, mod, name, char == "f")
+            bn_ir(ir, mod, BN_FORWARD, BN_BACKWARD)
             softmax_ir(ir, mod, SOFTMAX)
             native_alloc.ir_functions(ir, mod)
             chain_ir(ir, mod, "chain32", LANES)
@@ -466,6 +474,7 @@ class _Kernels:
         names += [*OUTER_SUM.values(), *TANH_BACKWARD.values(), *LANE_MERGE.values()]
         names += [*WELFORD.values(), *GRU_BACKWARD.values(), *GRU_FORWARD.values()]
         names += [*LSTM_BACKWARD.values()]
+        names += [*BN_FORWARD.values(), *BN_BACKWARD.values()]
         return engine, {name: engine.get_function_address(name) for name in names}
 
 

@@ -278,3 +278,37 @@ def _gru_scratch(hg, dt, rows, cols):
     count = -(-rows * 2 * cols // native.LANES) * native.LANES
     bufs = (np.empty(count, dt), np.empty(count, np.uint8), np.empty(rows * cols, dt))
     return (count, *vml, *(address(a) for a in bufs), bufs)
+
+
+def bn_forward(x, chunk, train, w, b, rm, rv, out, k):
+    """batch norm's channels-last forward of (rows, cols) x (native_bn.forward_ir: chunks
+    of `chunk` rows; train 1: the batch's statistics into out's first two rows and the
+    running ones into its last two, 0: out's first two rows given), w, b, rm, rv (cols,),
+    out (4, cols) of x's dtype and k (eps, momentum, 1 - momentum) float64, all
+    C-contiguous in the machine's byte order: the output, fresh; None where the loops are
+    not loaded or a fused step needs the emulation."""
+    lib = native.loaded()
+    if lib is None:
+        return None
+    rows, cols = x.shape
+    y = np.empty((rows, cols), x.dtype)
+    ats = (x, y, w, b, rm, rv, out, k)
+    flagged = _call(lib.bn_forward[x.dtype.char], rows, cols, chunk, train, *map(address, ats))
+    return None if flagged else y
+
+
+def bn_backward(g, x, chunk, train, mean, inv, w):
+    """batch norm's channels-last backward (native_bn.backward_ir) of (rows, cols) g and x
+    (chunks of `chunk` rows; train 1 or 0), mean, inv and w (cols,), all C-contiguous
+    arrays of one float dtype in the machine's byte order: (grad_input, grad_weight,
+    grad_bias), fresh; None where the loops are not loaded or a fused step needs the
+    emulation."""
+    lib = native.loaded()
+    if lib is None:
+        return None
+    rows, cols = x.shape
+    gx = np.empty((rows, cols), x.dtype)
+    out = np.empty((2, cols), x.dtype)
+    ats = (x, g, mean, inv, w, gx, out)
+    flagged = _call(lib.bn_backward[x.dtype.char], rows, cols, chunk, train, *map(address, ats))
+    return None if flagged else (gx, out[0], out[1])

@@ -149,7 +149,7 @@ class BatchNorm(Function):
             if train and stats[2] is not None:
                 momentum = count(stats[2], momentum)
         if train:
-            mean, inv, new_rm, new_rv = bn.training(x, eps, momentum, rm, rv)
+            y, mean, inv, new_rm, new_rv = bn.train_forward(x, eps, momentum, rm, rv, w, b)
             back_inv = inv
             if rm is not None:
                 rm[...] = new_rm
@@ -157,11 +157,12 @@ class BatchNorm(Function):
         else:
             mean, inv = rm.astype(x.dtype), bn.eval_invstd(rv.astype(x.dtype), eps, x=x)
             back_inv = bn.eval_invstd(rv.astype(x.dtype), eps, backward=True)
+            y = bn.transform(x, mean, inv, w, b)
         self.mean, self.inv, self.train, self.eps = mean, inv, train, eps
         self.back_inv = back_inv  # the backward kernels' invstd (float64 math in eval)
         self.shapes = (w is not None, b is not None)
         self.save(x, w)
-        return bn.transform(x, mean, inv, w, b)
+        return y
 
     def backward(self, g, F, x, w):
         has_w, has_b = self.shapes

@@ -101,6 +101,9 @@ LAZY_IMPORTS = {
     ("gradcli.numerics.native", "gradcli.numerics.native_recurrent"): (
         "only compiling the native loops, once per machine and version, needs it"
     ),
+    ("gradcli.numerics.native", "gradcli.numerics.native_bn"): (
+        "only compiling the native loops, once per machine and version, needs it"
+    ),
     ("gradcli.library.explain", "gradcli.library.explain_report"): (
         "only explain runs it (SymPy: 1.5 times the start-up)"
     ),

@@ -20,7 +20,9 @@ contiguous kernel sums a row (below); the fused steps run as one compiled chain 
 where the native loops are loaded (`native_sum_calls.fma_chain`).  The backward sums likewise; its
 `(dy - mean(dy) - (x - mean) * k) * invstd * w` is one fused multiply-add on the whole
 8-float (4-double) vectors of channels and plain arithmetic on the partial vector after
-them.
+them.  Where the native loops are loaded, the channels-last forward and backward are each
+one compiled call of these same steps (numerics/native_bn.py: `train_forward`,
+`_native_forward`, `_native_backward`).
 
 Contiguous: per channel, the mean is a float64 sum of the values in order, the
 variance's sum a float64 sum of the squares (float32: squares rounded in float32;
@@ -48,7 +50,7 @@ from __future__ import annotations
 import numpy as np
 
 from .fma import fma, fma32
-from .. import native, native_sum_calls
+from .. import native, native_layers, native_sum_calls
 from ..mkl import unary_fn
 from ..parallel import THREADS
 from ..sums.axes import sum_axes
@@ -262,6 +264,90 @@ def training(x, eps, momentum, running_mean, running_var):
     return mean, inv, rm, rv
 
 
+def train_forward(x, eps, momentum, running_mean, running_var, weight, bias):
+    """(output, mean, invstd, running mean, running variance) of a training batch:
+    `training`, then `transform`; the channels-last kernels' whole forward in one
+    compiled call where the loops are loaded (`_native_forward`, the same steps)."""
+    got = _native_forward(x, eps, momentum, running_mean, running_var, weight, bias)
+    if got is not None:
+        return got
+    mean, inv, rm, rv = training(x, eps, momentum, running_mean, running_var)
+    return transform(x, mean, inv, weight, bias), mean, inv, rm, rv
+
+
+#: per (channels, dtype): ones and zeros standing for an absent weight and bias (never
+#: written: the compiled loops only read them)
+_filler: dict = {}
+
+
+def _fill(c, dt):
+    got = _filler.get((c, dt))
+    if got is None:
+        if len(_filler) >= 32:
+            _filler.clear()
+        got = _filler[c, dt] = (np.ones(c, dt), np.zeros(c, dt))
+    return got
+
+
+def _operand(a, c, dt):
+    """a (C,) array the compiled loops can read for a per-channel operand, else None."""
+    if a is None or type(a) is not np.ndarray or a.dtype is not dt or a.shape != (c,):
+        return None
+    return a if a.flags.c_contiguous else None
+
+
+def _native_rows(x):
+    """x's channels-last rows for the compiled loops (a C-contiguous (M, C) float32 or
+    float64 array in the machine's byte order), else None."""
+    if native.loaded() is None or x.dtype not in _WIDTH or not x.dtype.isnative:
+        return None
+    if kernel(x) != "rows":
+        return None
+    rows = _rows(x)
+    return rows if rows.flags.c_contiguous and rows.shape[0] else None
+
+
+def _native_forward(x, eps, momentum, running_mean, running_var, weight, bias, mean=None,
+                    inv=None):  # fmt: skip
+    """`train_forward` (or, given mean and inv, `transform`) as one compiled call
+    (native_bn.forward_ir), or None where it does not apply."""
+    rows = _native_rows(x)
+    if rows is None:
+        return None
+    dt = x.dtype
+    n, c = rows.shape
+    train = mean is None
+    if train and (n <= THREADS and c > 16 or not float(eps) > 0):
+        return None
+    ones, zeros = _fill(c, dt)
+    w = ones if weight is None else _operand(weight, c, dt)
+    b = zeros if bias is None else _operand(bias, c, dt)
+    if w is None or b is None:
+        return None
+    out = np.empty((4, c), dt)
+    kept = train and running_mean is not None
+    if kept:
+        rm, rv = _operand(running_mean, c, dt), _operand(running_var, c, dt)
+        if rm is None or rv is None:
+            return None
+        t = dt.type
+        m = t(momentum)
+        k = np.array((float(eps), float(m), float(t(1) - m)))
+    else:
+        rm = rv = zeros
+        k = np.array((float(eps), 0.0, 1.0))
+    if not train:
+        out[0], out[1] = mean, inv
+    chunk = n if n <= THREADS else _row_chunks(n)[0][1]
+    y = native_layers.bn_forward(rows, chunk, int(train), w, b, rm, rv, out, k)
+    if y is None:
+        return None
+    y = _from_rows(y, x)
+    if not train:
+        return y
+    return y, out[0], out[1], (out[2] if kept else None), (out[3] if kept else None)
+
+
 def _serial(*arrays):
     """Each (N, C, ...) array as (C, K) rows: a channel's values in the order
     TensorIterator walks them (dim 1 squashed; the others sorted by the arrays'
@@ -314,6 +400,10 @@ def transform(x, mean, inv, weight, bias):
     """x * alpha + beta per channel (dim 1), as the kernel applies it (any other layout:
     ((x - mean) * invstd) * weight + bias, nothing fused)."""
     dt = x.dtype
+    if mean.dtype is dt and inv.dtype is dt and mean.shape == inv.shape == (x.shape[1],):
+        got = _native_forward(x, 0.0, None, None, None, weight, bias, mean, inv)
+        if got is not None:
+            return got
     if kernel(x) == "general":
         shape = (1, -1) + (1,) * (x.ndim - 2)
         w = dt.type(1) if weight is None else weight.reshape(shape)
@@ -349,6 +439,9 @@ def backward(g, x, mean, inv, weight, train):
     x, g = _rows(x), _rows(g)
     dt = x.dtype
     n = x.shape[0]
+    got = _native_backward(g, x, mean, inv, weight, train)
+    if got is not None:
+        return _from_rows(got[0], like), got[1], got[2]
     w = np.ones_like(inv) if weight is None else weight
     gsum = _sums(g, cut_two=True).astype(dt)
     dotp = _sums(x, mean, g, cut_two=True).astype(dt)
@@ -370,6 +463,23 @@ def backward(g, x, mean, inv, weight, train):
     else:
         gx = g * inv * w
     return _from_rows(gx.astype(dt), like), (dotp * inv).astype(dt), gsum
+
+
+def _native_backward(g, x, mean, inv, weight, train):
+    """`backward`'s channels-last kernel on (M, C) rows as one compiled call
+    (native_bn.backward_ir), or None where it does not apply."""
+    dt = x.dtype
+    if native.loaded() is None or dt not in _WIDTH or not dt.isnative or g.dtype is not dt:
+        return None
+    if not (x.flags.c_contiguous and g.flags.c_contiguous and x.shape[0]):
+        return None
+    n, c = x.shape
+    w = _fill(c, dt)[0] if weight is None else _operand(weight, c, dt)
+    m, i = _operand(mean, c, dt), _operand(inv, c, dt)
+    if w is None or m is None or i is None:
+        return None
+    chunk = _row_chunks(n, cut_two=True)[0][1]
+    return native_layers.bn_backward(g, x, chunk, int(bool(train)), m, i, w)
 
 
 def _lanes(acc, dt):
