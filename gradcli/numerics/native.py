@@ -293,8 +293,9 @@ TANH_BACKWARD = {"f": "tanh_backward_f", "d": "tanh_backward_d"}
 #: a GRU step's and an LSTM step's backward (native_recurrent.py)
 GRU_BACKWARD = {"f": "gru_backward_f", "d": "gru_backward_d"}
 LSTM_BACKWARD = {"f": "lstm_backward_f", "d": "lstm_backward_d"}
-#: and a GRU step's forward after the hidden gates' product (calling ACT1's sigmoid and VML's tanh)
+#: and their forward after the hidden gates' product (calling ACT1's sigmoid and VML's tanh)
 GRU_FORWARD = {"f": "gru_forward_f", "d": "gru_forward_d"}
+LSTM_FORWARD = {"f": "lstm_forward_f", "d": "lstm_forward_d"}
 #: LayerNorm's moments: the lanes merged into the tail's (native_norms.py)
 LANE_MERGE = {"f": "lane_merge_f", "d": "lane_merge_d"}
 WELFORD = {"f": "welford_f", "d": "welford_d"}
@@ -354,6 +355,7 @@ class _Kernels:
         self.gru_backward = {char: sig(addrs[name]) for char, name in GRU_BACKWARD.items()}
         self.gru_forward = {char: sig(addrs[name]) for char, name in GRU_FORWARD.items()}
         self.lstm_backward = {char: sig(addrs[name]) for char, name in LSTM_BACKWARD.items()}
+        self.lstm_forward = {char: sig(addrs[name]) for char, name in LSTM_FORWARD.items()}
         self.lane_merge = {char: sig(addrs[name]) for char, name in LANE_MERGE.items()}
         self.welford = {char: sig(addrs[name]) for char, name in WELFORD.items()}
         self.bn_forward = {char: sig(addrs[name]) for char, name in BN_FORWARD.items()}
@@ -387,7 +389,8 @@ class _Kernels:
         from .native_softmax import softmax_ir
         from .native_grads import outer_sum_ir, tanh_backward_ir
         from .native_norms import lane_merge_ir, welford_ir
-        from .native_recurrent import gru_backward_ir, gru_forward_ir, lstm_backward_ir
+        from .native_recurrent import gru_backward_ir, gru_forward_ir
+        from .native_recurrent import lstm_backward_ir, lstm_forward_ir
         from .native_bn import module_ir as bn_ir
 
         llvm.initialize_native_target()
@@ -438,6 +441,7 @@ class _Kernels:
                 (GRU_BACKWARD, gru_backward_ir),
                 (GRU_FORWARD, gru_forward_ir),
                 (LSTM_BACKWARD, lstm_backward_ir),
+                (LSTM_FORWARD, lstm_forward_ir),
                 (LANE_MERGE, lane_merge_ir),
                 (WELFORD, welford_ir),
             ):
@@ -473,7 +477,7 @@ class _Kernels:
         names += [*RELU.values(), *SOFTMAX.values(), *native_alloc.NAMES]
         names += [*OUTER_SUM.values(), *TANH_BACKWARD.values(), *LANE_MERGE.values()]
         names += [*WELFORD.values(), *GRU_BACKWARD.values(), *GRU_FORWARD.values()]
-        names += [*LSTM_BACKWARD.values()]
+        names += [*LSTM_BACKWARD.values(), *LSTM_FORWARD.values()]
         names += [*BN_FORWARD.values(), *BN_BACKWARD.values()]
         return engine, {name: engine.get_function_address(name) for name in names}
 

@@ -215,9 +215,9 @@ def lstm_backward(g, carry, gc, kept, gig):
     return gc_out, gates
 
 
-#: per (dtype, rows, size): the GRU step forward's buffers (the sums, the flags, tanh's
-#: operand), written and read within one call
-_GRU_SCRATCH: dict = {}
+#: per (pieces, dtype, rows, size): a step forward's constants and buffers (the sums, the
+#: flags, tanh's operand, written and read within one call)
+_SCRATCH: dict = {}
 
 
 def gru_forward(ig, h, hg, out):
@@ -228,13 +228,38 @@ def gru_forward(ig, h, hg, out):
     size) of one dtype with contiguous columns (hg C-contiguous), the sigmoid of the
     gates' columns is not its vector code's alone (`tensor_iter.all_vector`), or it
     flagged a value (the caller then computes the step with NumPy)."""
+    got = _forward(3, ig, h, hg, out)
+    if got is None:
+        return None
+    rz, (n, d) = got
+    cols = h.shape[1]
+    return rz[:, :cols], rz[:, cols : 2 * cols], n, d
+
+
+def lstm_forward(ig, cx, hg, out):
+    """An LSTM step after its hidden gates' product hg (native_recurrent.lstm_forward_ir):
+    the new state h written into out, and (i, f, gt, o, tc, cy) (the sigmoid's pieces
+    views of one array, as recurrent.py `_step` makes them on arrays); None as
+    `gru_forward`."""
+    got = _forward(4, ig, cx, hg, out)
+    if got is None:
+        return None
+    sg, (gt, cy, tc) = got
+    cols = cx.shape[1]
+    i, f, o = (sg[:, k * cols : (k + 1) * cols] for k in (0, 1, 3))
+    return i, f, gt, o, tc, cy
+
+
+def _forward(pieces, ig, h, hg, out):
+    """(the sigmoid's (rows, span) array, the fresh (rows, size) arrays) of a GRU's (3
+    pieces) or an LSTM's (4) step forward, or None (gru_forward)."""
     lib = native.loaded()
     if lib is None:
         return None
     dt = hg.dtype
     rows, cols = h.shape
     size = dt.itemsize
-    wide = (rows, 3 * cols)
+    wide = (rows, pieces * cols)
     if (
         not rows
         or not cols
@@ -247,37 +272,38 @@ def gru_forward(ig, h, hg, out):
     for a in (ig, h, out):
         if a.dtype != dt or a.strides[1] != size or a.strides[0] < a.shape[1] * size:
             return None
-    key = (dt, rows, cols)
-    scratch = _GRU_SCRATCH.get(key)
+    key = (pieces, dt, rows, cols)
+    scratch = _SCRATCH.get(key)
     if scratch is None:
-        scratch = _GRU_SCRATCH[key] = _gru_scratch(hg, dt, rows, cols)
+        scratch = _SCRATCH[key] = _scratch(pieces, hg, dt, rows, cols)
     if not scratch:
         return None
-    count, tanh_at, mode, s_at, flags_at, pre_at, _ = scratch
-    rz = np.empty(count, dt)
-    n, d = np.empty(h.shape, dt), np.empty(h.shape, dt)
+    count, span, tanh_at, mode, s_at, flags_at, pre_at, _ = scratch
+    sg = np.empty(count, dt)
+    fresh = [np.empty(h.shape, dt) for _ in range(pieces - 1)]
     mkl.vml_threads(rows * cols)
-    ats = (address(hg), 3 * cols, address(ig), ig.strides[0] // size, address(h))
-    ats += (h.strides[0] // size, address(out), out.strides[0] // size, s_at, address(rz))
-    ats += (flags_at, pre_at, address(n), address(d))
-    if _call(lib.gru_forward[dt.char], rows, cols, count, tanh_at, mode, *ats):
+    ats = (address(hg), pieces * cols, address(ig), ig.strides[0] // size, address(h))
+    ats += (h.strides[0] // size, address(out), out.strides[0] // size, s_at, address(sg))
+    ats += (flags_at, pre_at, *(address(a) for a in fresh))
+    fn = lib.gru_forward if pieces == 3 else lib.lstm_forward
+    if _call(fn[dt.char], rows, cols, count, tanh_at, mode, *ats):
         return None
-    rz = rz[: rows * 2 * cols].reshape(rows, 2 * cols)
-    return rz[:, :cols], rz[:, cols:], n, d
+    return sg[: rows * span].reshape(rows, span), fresh
 
 
-def _gru_scratch(hg, dt, rows, cols):
-    """gru_forward's constants and buffers for its dtype and sizes, or () where it does
-    not apply (no MKL's tanh; a sigmoid not the vector code's alone)."""
+def _scratch(pieces, hg, dt, rows, cols):
+    """_forward's constants and buffers for its kind, dtype and sizes, or () where it
+    does not apply (no MKL's tanh; a sigmoid not the vector code's alone): the sigmoid
+    runs over the columns of the first piece to the last it uses (a GRU's 2, an LSTM's
+    4), as recurrent.py's `_ARRAYS.sigmoids`."""
     vml = mkl.vml_function("tanh", dt)
     block = VEC_BLOCK[dt.type]
-    if vml is None or not (
-        all_vector(hg[:, :cols], block) and all_vector(hg[:, : 2 * cols], block)
-    ):
+    span = (2 if pieces == 3 else 4) * cols
+    if vml is None or not (all_vector(hg[:, :cols], block) and all_vector(hg[:, :span], block)):
         return ()
-    count = -(-rows * 2 * cols // native.LANES) * native.LANES
+    count = -(-rows * span // native.LANES) * native.LANES
     bufs = (np.empty(count, dt), np.empty(count, np.uint8), np.empty(rows * cols, dt))
-    return (count, *vml, *(address(a) for a in bufs), bufs)
+    return (count, span, *vml, *(address(a) for a in bufs), bufs)
 
 
 def bn_forward(x, chunk, train, w, b, rm, rv, out, k):

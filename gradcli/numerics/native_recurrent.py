@@ -133,32 +133,147 @@ def gru_forward_ir(ir, mod, name, single):
     addresses of s, rz, flags, pre, n and d.  PyTorch's GRU cell after its hidden gates'
     product, as recurrent.py `_step` makes it on arrays: s = hg + ig over the reset and
     update gates' columns (zeros after), rz = the module's SIGMOID function of the dtype
-    (native_act's kernel, compiled first: every value its vector code's), pre = ig's new-gate columns + hg's * r, n =
-    VML's tanh of pre, d = h - n, out = d * z + n.  Returns whether the sigmoid flagged a
-    value (the caller then computes the step with NumPy)."""
-    t = ir.FloatType() if single else ir.DoubleType()
-    i64, i32, i8 = ir.IntType(64), ir.IntType(32), ir.IntType(8)
-    pt, pi = ir.PointerType(t), ir.PointerType(i64)
-    sigmoid = mod.get_global(SIGMOID[single])
-    fn = ir.Function(mod, ir.FunctionType(i64, [pi]), name=name)
-    (params,) = fn.args
-    zero, one = ir.Constant(i64, 0), ir.Constant(i64, 1)
-    entry = fn.append_basic_block("entry")
-    b = ir.IRBuilder(entry)
-    vals = [b.load(b.gep(params, [ir.Constant(i64, k)])) for k in range(19)]
-    rows, size, count, tanh_at, mode = vals[:5]
-    hg, ig, h, out = ((b.inttoptr(vals[5 + 2 * k], pt), vals[6 + 2 * k]) for k in range(4))
-    s, rz, flags, pre, n, d = (b.inttoptr(v, pt) for v in vals[13:19])
-    flags = b.bitcast(flags, ir.PointerType(i8))
-    two = b.mul(size, ir.Constant(i64, 2))
+    (native_act's kernel, compiled first: every value its vector code's), pre = ig's
+    new-gate columns + hg's * r, n = VML's tanh of pre, d = h - n, out = d * z + n.
+    Returns whether the sigmoid flagged a value (the caller then computes the step with
+    NumPy)."""
+    w = _Walk(ir, mod, name, single, 2, ("rz", "flags", "pre", "n", "d"))
+    size, two = w.size, w.width
+    rz, pre, n, d = (w.buf[k] for k in ("rz", "pre", "n", "d"))
 
-    def grid(label, cols, body):
+    def gate(bb, i, j):
+        r = bb.load(w.flat(bb, rz, i, j, two))
+        prod = bb.fmul(bb.load(w.at(bb, "hg", i, j, two)), r)
+        bb.store(bb.fadd(bb.load(w.at(bb, "ig", i, j, two)), prod), w.flat(bb, pre, i, j, size))
+
+    w.grid("gate", size, gate)
+    w.tanh(pre, n)
+
+    def state(bb, i, j):
+        nv = bb.load(w.flat(bb, n, i, j, size))
+        dv = bb.fsub(bb.load(w.at(bb, "h", i, j)), nv)
+        bb.store(dv, w.flat(bb, d, i, j, size))
+        z = bb.load(bb.gep(rz, [bb.add(bb.add(bb.mul(i, two), j), size)]))
+        bb.store(bb.fadd(bb.fmul(dv, z), nv), w.at(bb, "out", i, j))
+
+    w.grid("state", size, state)
+    w.b.ret(w.bad)
+
+
+def lstm_forward_ir(ir, mod, name, single):
+    """i64 NAME(i64* p), T float (single) or double; p = FORWARD_PARAMS' values (h the
+    previous cell state cx), then the addresses of s, sg, flags, pre, gt, cy and tc.  An
+    LSTM cell after its hidden gates' product, as recurrent.py `_step` makes it on arrays:
+    s = hg + ig over all four gates' columns (zeros after), sg = SIGMOID of s (the input,
+    forget and output gates' pieces used), gt = VML's tanh of s's third piece (copied
+    into pre), cy = f * cx + i * gt, tc = VML's tanh of cy, out = o * tc.  Returns
+    whether the sigmoid flagged a value."""
+    w = _Walk(ir, mod, name, single, 4, ("sg", "flags", "pre", "gt", "cy", "tc"))
+    size, four = w.size, w.width
+    s, sg, pre, gt, cy, tc = (w.buf[k] for k in ("s", "sg", "pre", "gt", "cy", "tc"))
+
+    def piece(bb, i, j, k):
+        return bb.gep(sg, [bb.add(bb.add(bb.mul(i, four), j), bb.mul(size, w.const(k)))])
+
+    def copy(bb, i, j):
+        src = bb.gep(s, [bb.add(bb.add(bb.mul(i, four), j), bb.mul(size, w.const(2)))])
+        bb.store(bb.load(src), w.flat(bb, pre, i, j, size))
+
+    w.grid("copy", size, copy)
+    w.tanh(pre, gt)
+
+    def cell(bb, i, j):
+        fc = bb.fmul(bb.load(piece(bb, i, j, 1)), bb.load(w.at(bb, "h", i, j)))
+        ig = bb.fmul(bb.load(piece(bb, i, j, 0)), bb.load(w.flat(bb, gt, i, j, size)))
+        bb.store(bb.fadd(fc, ig), w.flat(bb, cy, i, j, size))
+
+    w.grid("cell", size, cell)
+    w.tanh(cy, tc)
+
+    def state(bb, i, j):
+        v = bb.fmul(bb.load(piece(bb, i, j, 3)), bb.load(w.flat(bb, tc, i, j, size)))
+        bb.store(v, w.at(bb, "out", i, j))
+
+    w.grid("state", size, state)
+    w.b.ret(w.bad)
+
+
+class _Walk:
+    """A step forward's function being built: its parameters read (FORWARD_PARAMS, then
+    the buffers s and `bufs`), the gates' sums s = hg + ig over `gates` pieces' columns
+    padded with zeros to `count`, the sigmoid of them into the first of `bufs` (bad:
+    its flag); `grid` and `tanh` add loops and VML calls after."""
+
+    def __init__(self, ir, mod, name, single, gates, bufs):
+        self.ir = ir
+        t = self.t = ir.FloatType() if single else ir.DoubleType()
+        i64 = self.i64 = ir.IntType(64)
+        pt, pi = ir.PointerType(t), ir.PointerType(i64)
+        sigmoid = mod.get_global(SIGMOID[single])
+        fn = self.fn = ir.Function(mod, ir.FunctionType(i64, [pi]), name=name)
+        (params,) = fn.args
+        b = self.b = ir.IRBuilder(fn.append_basic_block("entry"))
+        count = 13 + 1 + len(bufs)
+        vals = [b.load(b.gep(params, [ir.Constant(i64, k)])) for k in range(count)]
+        self.rows, self.size, count_v, self.tanh_at, self.mode = vals[:5]
+        keys = ("hg", "ig", "h", "out")
+        self.arr = {
+            k: (b.inttoptr(vals[5 + 2 * n], pt), vals[6 + 2 * n]) for n, k in enumerate(keys)
+        }
+        names = ("s", *bufs)
+        self.buf = {k: b.inttoptr(v, pt) for k, v in zip(names, vals[13:])}
+        flags = b.bitcast(self.buf[bufs[1]], ir.PointerType(ir.IntType(8)))
+        width = self.width = b.mul(self.size, ir.Constant(i64, gates))
+        s = self.buf["s"]
+
+        def sums(bb, i, j):
+            v = bb.fadd(bb.load(self.at(bb, "hg", i, j)), bb.load(self.at(bb, "ig", i, j)))
+            bb.store(v, self.flat(bb, s, i, j, width))
+
+        self.grid("sums", width, sums)
+        # the values after the last row's up to whole vectors: zeros (no flag)
+        b = self.b
+        pad, pad_end = fn.append_basic_block("pad"), fn.append_basic_block("pad_end")
+        filled = b.mul(self.rows, width)
+        start = b.block
+        b.cbranch(b.icmp_signed("<", filled, count_v), pad, pad_end)
+        b = ir.IRBuilder(pad)
+        k = b.phi(i64)
+        k.add_incoming(filled, start)
+        b.store(ir.Constant(t, 0.0), b.gep(s, [k]))
+        k2 = b.add(k, self.const(1))
+        k.add_incoming(k2, pad)
+        b.cbranch(b.icmp_signed("<", k2, count_v), pad, pad_end)
+        b = self.b = ir.IRBuilder(pad_end)
+        self.bad = b.call(sigmoid, [count_v, s, self.buf[bufs[0]], flags])
+
+    def const(self, v):
+        return self.ir.Constant(self.i64, v)
+
+    def at(self, bb, key, i, j, off=None):
+        p, step = self.arr[key]
+        return bb.gep(p, [bb.add(bb.mul(i, step), j if off is None else bb.add(j, off))])
+
+    @staticmethod
+    def flat(bb, p, i, j, width):
+        return bb.gep(p, [bb.add(bb.mul(i, width), j)])
+
+    def tanh(self, src, dst):
+        """VML's tanh of the rows * size values at src into dst."""
+        ir, b = self.ir, self.b
+        pt = ir.PointerType(self.t)
+        vml = ir.FunctionType(ir.VoidType(), [ir.IntType(32), pt, pt, self.i64])
+        n = b.trunc(b.mul(self.rows, self.size), ir.IntType(32))
+        b.call(b.inttoptr(self.tanh_at, ir.PointerType(vml)), [n, src, dst, self.mode])
+
+    def grid(self, label, cols, body):
         """body(builder, i, j) for each row i < rows and column j < cols (both > 0)."""
-        row = fn.append_basic_block(label + "_row")
-        col = fn.append_basic_block(label + "_col")
-        end = fn.append_basic_block(label + "_end")
-        after = fn.append_basic_block(label + "_after")
-        nonlocal b
+        ir, fn, i64 = self.ir, self.fn, self.i64
+        zero, one = self.const(0), self.const(1)
+        row, col, end, after = (
+            fn.append_basic_block(f"{label}_{x}") for x in ("row", "col", "end", "after")
+        )
+        b = self.b
         start = b.block
         b.branch(row)
         b = ir.IRBuilder(row)
@@ -175,57 +290,8 @@ def gru_forward_ir(ir, mod, name, single):
         b = ir.IRBuilder(end)
         i2 = b.add(i, one)
         i.add_incoming(i2, end)
-        b.cbranch(b.icmp_signed("<", i2, rows), row, after)
-        b = ir.IRBuilder(after)
-
-    def at(bb, arr, i, j, off=None):
-        p, step = arr
-        return bb.gep(p, [bb.add(bb.mul(i, step), j if off is None else bb.add(j, off))])
-
-    def flat(bb, p, i, j, width):
-        return bb.gep(p, [bb.add(bb.mul(i, width), j)])
-
-    def sums(bb, i, j):
-        bb.store(
-            bb.fadd(bb.load(at(bb, hg, i, j)), bb.load(at(bb, ig, i, j))), flat(bb, s, i, j, two)
-        )
-
-    grid("sums", two, sums)
-    # the values after the last row's up to whole vectors: zeros (no flag)
-    pad, pad_end = fn.append_basic_block("pad"), fn.append_basic_block("pad_end")
-    filled = b.mul(rows, two)
-    start = b.block
-    b.cbranch(b.icmp_signed("<", filled, count), pad, pad_end)
-    b = ir.IRBuilder(pad)
-    k = b.phi(i64)
-    k.add_incoming(filled, start)
-    b.store(ir.Constant(t, 0.0), b.gep(s, [k]))
-    k2 = b.add(k, one)
-    k.add_incoming(k2, pad)
-    b.cbranch(b.icmp_signed("<", k2, count), pad, pad_end)
-    b = ir.IRBuilder(pad_end)
-    bad = b.call(sigmoid, [count, s, rz, flags])
-
-    def gate(bb, i, j):
-        r = bb.load(flat(bb, rz, i, j, two))
-        prod = bb.fmul(bb.load(at(bb, hg, i, j, two)), r)
-        bb.store(bb.fadd(bb.load(at(bb, ig, i, j, two)), prod), flat(bb, pre, i, j, size))
-
-    grid("gate", size, gate)
-    vml = ir.FunctionType(ir.VoidType(), [i32, pt, pt, i64])
-    b.call(
-        b.inttoptr(tanh_at, ir.PointerType(vml)), [b.trunc(b.mul(rows, size), i32), pre, n, mode]
-    )
-
-    def state(bb, i, j):
-        nv = bb.load(flat(bb, n, i, j, size))
-        dv = bb.fsub(bb.load(at(bb, h, i, j)), nv)
-        bb.store(dv, flat(bb, d, i, j, size))
-        z = bb.load(bb.gep(rz, [bb.add(bb.add(bb.mul(i, two), j), size)]))
-        bb.store(bb.fadd(bb.fmul(dv, z), nv), at(bb, out, i, j))
-
-    grid("state", size, state)
-    b.ret(bad)
+        b.cbranch(b.icmp_signed("<", i2, self.rows), row, after)
+        self.b = ir.IRBuilder(after)
 
 
 #: an LSTM step backward's arrays, each (address, row step) after LSTM_PARAMS = GRU_PARAMS

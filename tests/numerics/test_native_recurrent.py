@@ -1,6 +1,6 @@
 """The compiled GRU step (numerics/native_recurrent.py) against the NumPy steps it
-replaces, bit for bit, both float dtypes (and an LSTM step's backward,
-`native_layers.lstm_backward` against `recurrent_layer._lstm_step`): its backward (`native_layers.gru_backward`;
+replaces, bit for bit, both float dtypes (and an LSTM step's, `native_layers.
+lstm_backward` against `recurrent_layer._lstm_step`, `lstm_forward` against `_step`): its backward (`native_layers.gru_backward`;
 `recurrent_layer._gru_step` after the carried gradients' sums) on batch and hidden sizes
 around the vectors' widths, gates as column slices of wider arrays (the layer's layout),
 signed zeros, values whose fused step the emulation decides, infinities and NaNs
@@ -158,3 +158,35 @@ def test_lstm_backward_is_the_numpy_steps(dt, loops):
             _same(got[1], want[1])
             _same(gig, want[1])
     assert answered >= 15
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_lstm_forward_is_the_numpy_steps(dt, loops):
+    dt = np.dtype(dt)
+    rng = np.random.default_rng(29 + dt.itemsize)
+    answered = 0
+    for rows, size in [(1, 16), (3, 16), (16, 48), (5, 32), (7, 8), (16, 5), (4, 12)]:
+        for kind in range(4):
+            with np.errstate(all="ignore"):
+                w = _values(rng, (4 * size, size), dt, 0) / 4
+                bias = None if kind == 2 else _values(rng, (4 * size,), dt, 0)
+                hx, cx = (_values(rng, (rows, size), dt, kind % 2) for _ in range(2))
+                igates = _values(rng, (2, rows, 4 * size), dt, kind)
+                if kind == 1:  # the sigmoid's and tanh's far ranges
+                    igates *= 100
+                kept: list = []
+                h, c = _step("LSTM", igates[1], (hx, cx), w, bias, kept)
+            hg = torch_mm(hx, w.T) if bias is None else torch_mm(hx, w.T, bias)
+            out = np.full((2, rows, size), 5.0, dt)
+            got = native_layers.lstm_forward(igates[1], cx, hg, out[0])
+            if got is None:
+                assert kind == 3 or (size * dt.itemsize) % 64  # (flagged, or not whole blocks)
+                continue
+            answered += 1
+            _same(out[0], h)
+            i, f, gt, o, tc, cy = got
+            _same(cy, c)
+            for a, b in zip((i, f, gt, o, tc), kept[:5]):
+                _same(a, b)
+            assert (out[1] == 5.0).all()
+    assert answered >= 10

@@ -39,7 +39,7 @@ from ...engine.function import Function
 from ...engine.modes import state as modes
 from ...engine.vjp_arrays import sum_to
 from ...numerics.mkl import mm_grads, torch_mm
-from ...numerics.native_layers import gru_backward, gru_forward, lstm_backward
+from ...numerics.native_layers import gru_backward, gru_forward, lstm_backward, lstm_forward
 from ...ops.registry import FUNCTIONS
 from ...ops.fused_grads import sigmoid_backward_values, tanh_backward_values
 from ...ops.unary import masked_grad
@@ -80,7 +80,11 @@ class RecurrentLayer(Function):
         tape = []
         for t in order:
             kept: list = []
-            h_new = _gru_fused(ig[t], h, w, b, kept, out[t]) if mode == "GRU" else None
+            h_new = None
+            if mode == "GRU":
+                h_new = _gru_fused(ig[t], h, w, b, kept, out[t])
+            elif lstm:
+                h_new = _lstm_fused(ig[t], h, w, b, kept, out[t])
             if h_new is None:
                 kept = []
                 h_new = step(mode, ig[t], h, w, b, kept)
@@ -177,6 +181,21 @@ def _gru_fused(ig, h, w, b, kept, out):
     size = h.shape[1]
     kept += (r, z, n, hg[:, 2 * size :], d)
     return out
+
+
+def _lstm_fused(ig, h, w, b, kept, out):
+    """An LSTM step (recurrent.py `_step` on arrays) as its hidden gates' product and one
+    compiled loop for the rest (native_layers.lstm_forward: the same values): (its new
+    state, written into out, and its cell state), what its backward reads appended to
+    kept; None where the loop does not apply."""
+    hx, cx = h
+    hg = torch_mm(hx, w.T) if b is None else torch_mm(hx, w.T, b)
+    got = lstm_forward(ig, cx, hg, out)
+    if got is None:
+        return None
+    i, f, gt, o, tc, cy = got
+    kept += (i, f, gt, o, tc, cx)
+    return out, cy
 
 
 def _gru_step(gh, r, z, n, hnew, d):
