@@ -47,9 +47,14 @@ from .replay_draws import drawn
 def _replayable(comp, suite, target, cond):
     """language/replay.Body.compile for a loop with a `for` target or a `while`
     condition (imported with the first loop: start-up)."""
-    from .replay import Body
+    from .replay_head import compile_loop
 
-    return Body.compile(comp, suite, target, cond)
+    return compile_loop(comp, suite, target, cond)
+
+
+def _whole(body):
+    """A replayed body's statements as compiled (with its head: replay_head.Headed)."""
+    return getattr(body, "whole", None) or body.run_all
 
 
 def _left(e, line, col):
@@ -231,7 +236,7 @@ class Control:
         cond, suite, else_suite = node.children
         c = self.expr(cond)
         body = None if gen else _replayable(self, suite, None, cond)
-        b = self.suite(suite, gen) if body is None else body.run_all
+        b = self.suite(suite, gen) if body is None else _whole(body)
         self.replays += body is not None  # (fast_tier.py leaves such a loop to replay)
         other = self.suite(else_suite, gen) if else_suite is not None else None
         line, col = pos(cond)
@@ -291,7 +296,7 @@ class Control:
         if self.draws and id(node) in self.draws:  # (a forward's draw: replay_draws.py)
             it = drawn(it, pos(iterable)[0], self.draws[id(node)])
         body = None if gen else _replayable(self, suite, target, None)
-        b = self.suite(suite, gen) if body is None else body.run_all
+        b = self.suite(suite, gen) if body is None else _whole(body)
         self.replays += body is not None  # (fast_tier.py leaves such a loop to replay)
         other = self.suite(else_suite, gen) if else_suite is not None else None
         line, col = pos(iterable)

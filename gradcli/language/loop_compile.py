@@ -6,7 +6,7 @@ its closure and what replaying it needs (`_item`)."""
 from __future__ import annotations
 
 from ..library.scalar_steps import METHOD_STEPS
-from ..ops.registry import BUILTINS
+from ..ops.registry import BUILTINS, METHOD_ONLY
 from . import runtime as rt
 from .functions import Scope
 from .loop_split import held, split, to_cell
@@ -286,9 +286,16 @@ def _literals(comp, node):
     return out
 
 
+def namespaced(name):
+    """The function of the op `name` that only a namespace holds (neither a built-in nor
+    a method: `F.linear`), which a replayed statement may call through it, else None."""
+    entry = METHOD_ONLY.get(name)
+    return entry.fn if entry is not None and not entry.method and not entry.function else None
+
+
 def _defaults(name):
     """The numbers the function of the pure op `name` defaults its parameters to."""
-    entry = BUILTINS.get(name) if name is not None else None
+    entry = (BUILTINS.get(name) or METHOD_ONLY.get(name)) if name is not None else None
     if entry is None or entry.pure is not True:
         return set()
     fn = entry.fn
@@ -336,7 +343,7 @@ def _item(comp, n, kind_what, results, changed, parts):
             read,
             _literals(comp, value),
             tuple(
-                (name, path, attr, builtins.get(attr))
+                (name, path, attr, builtins.get(attr) or namespaced(attr))
                 for name, path, attr in sorted(namespace_calls(value))
                 if name not in results
             ),
@@ -406,7 +413,8 @@ def _keyed(load, key):
 
 def _def_call(comp, value):
     """(the function's name, a closure per argument) of an assignment's value that is a
-    call `f(a, b, 0.1)` of a variable, each argument a name or a number (a call of a
+    call `f(a, b, 0.1)` of a variable, each argument a name, a number, None, True or
+    False (a call of a
     `def` whose calls replay: replay_plan.py makes it the loop's own, replay_defs.py),
     else None."""
     if not (isinstance(value, Tree) and value.data == "call"):
@@ -414,7 +422,7 @@ def _def_call(comp, value):
     fn, args = value.children[0], _args(value)
     if not (isinstance(fn, Tree) and fn.data == "name") or args is None:
         return None
-    if not all(a.data == "name" or _number(a) for a in args):
+    if not all(a.data in ("name", "none", "true", "false") or _number(a) for a in args):
         return None
     return fn.children[0].value, tuple(comp.expr(a) for a in args)
 

@@ -159,9 +159,10 @@ def pure(node, me=None) -> bool:
 
 
 def _pure_function(name) -> bool:
-    """Whether the op `name` declares that a replayed loop may run it as `f(x)`."""
-    entry = BUILTINS.get(name)
-    return entry is not None and entry.pure is True
+    """Whether the op `name` declares that a replayed loop may run it as `f(x)` (also
+    one that is only a namespace's function, neither a built-in nor a method: F.linear)."""
+    entry = BUILTINS.get(name) or METHOD_ONLY.get(name)
+    return entry is not None and entry.pure is True and (entry.function or not entry.method)
 
 
 def _pure_method(name) -> bool:
@@ -203,8 +204,8 @@ def _pure_call(node, me=None) -> bool:
         return False
     args, options = got
 
-    def ok(a):
-        return pure(a, me) or _display(a, me)
+    def ok(a):  # (None, True, False: as an op's keyword argument's, `torch.sum(x, 1, True)`)
+        return pure(a, me) or _display(a, me) or _flag(a)
 
     if fn.data == "getattr":
         recv, attr = fn.children[0], fn.children[1].value
@@ -220,7 +221,7 @@ def _pure_call(node, me=None) -> bool:
         return (
             _pure_method(attr)
             and ok(recv)
-            and all(_number(a) for a in args)
+            and all(_number(a) or _flag(a) for a in args)
             and all(_option(v, _number) for v in options)
         )
     if fn.data == "name":
@@ -236,6 +237,10 @@ def _pure_call(node, me=None) -> bool:
             and all(_option(v, ok) for v in options)
         )
     return False
+
+
+def _flag(node) -> bool:
+    return node.data in ("none", "true", "false")
 
 
 def _display(node, me) -> bool:

@@ -63,8 +63,14 @@ def through_state(v, depth=0):
     ]
     held = [x for c in own for x in c.__dict__.values()]
     modules = d.get("_modules") or {}
-    for name in tensors:  # (self.w: a parameter or buffer, no attribute of a class first)
-        if name in d or name in modules or any(name in c.__dict__ for c in mro):
+    for name in tensors:  # (self.w: a parameter or buffer, no attribute of a class first;
+        # or self.eps: a number, the instance's or its program class's, whose identity the
+        # state's check compares, taken as a constant: `numbers`)
+        if name in modules or _number_attr(v, name, own) is not None:
+            if name in modules:
+                return None
+            continue
+        if name in d or any(name in c.__dict__ for c in mro):
             return None
         if name not in (d.get("_parameters") or {}) and name not in (d.get("_buffers") or {}):
             return None
@@ -92,9 +98,27 @@ def literals(v, depth=0):
     f = next((c.__dict__["forward"] for c in type(v).__mro__ if "forward" in c.__dict__), None)
     got = THROUGH.get(f.body) if type(f) is UserFunction else None
     out = set(got[4]) | default_numbers(f) if got is not None else set()
+    if got is not None:  # (self.eps: the numbers of the attributes it reads)
+        own = [c for c in type(v).__mro__ if "__gradcli_user__" in c.__dict__]
+        out |= {x for x in (_number_attr(v, a, own) for a in got[3]) if x is not None}
     for m in (v.__dict__.get("_modules") or {}).values():
         out |= literals(m, depth + 1)
     return frozenset(out)
+
+
+def _number_attr(v, name, own):
+    """The number `self.name` reads in a forward of v (an int or float of the instance's
+    dict, or of the first of its program classes that holds the name, each checked by
+    identity with the module's state), else None."""
+    d = v.__dict__
+    if name in d:
+        x = d[name]
+    else:
+        c = next((c for c in type(v).__mro__ if name in c.__dict__), None)
+        if c is None or c not in own:
+            return None
+        x = c.__dict__[name]
+    return x if type(x) in (int, float) else None
 
 
 def _loader(variables, name):

@@ -15,7 +15,7 @@ from .loop_shapes import (
     namespace_calls,
     pure,
 )
-from .loop_compile import _literals
+from .loop_compile import _literals, namespaced
 from .parser import Tree
 
 
@@ -121,7 +121,7 @@ def through_def(comp, suite, params):
     reads = set().union(*(names_in(x) for x in every))
     builtins = comp.builtins
     calls = tuple(
-        (name, path, attr, builtins.get(attr))
+        (name, path, attr, builtins.get(attr) or namespaced(attr))
         for name, path, attr in sorted(set().union(*(namespace_calls(x) for x in every)))
         if name not in local
     )

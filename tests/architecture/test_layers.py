@@ -50,8 +50,8 @@ LAZY_IMPORTS = {
         "only a notebook (.ipynb) or `gradcli check` runs it (json, dataclasses: 1.7%)"
     ),
     ("gradcli.driver", "gradcli.notebook_check"): "only `gradcli check` runs it (difflib: 1.1%)",
-    ("gradcli.language.control", "gradcli.language.replay"): (
-        "only a program with a loop runs it (1.8%)"
+    ("gradcli.language.control", "gradcli.language.replay_head"): (
+        "only a program with a loop runs it (with replay: 1.8%)"
     ),
     ("gradcli.language.definitions", "gradcli.language.replay_defs"): (
         "only a program with a `def` whose body may replay runs it (with replay: 1.9%)"

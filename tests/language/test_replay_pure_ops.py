@@ -61,8 +61,6 @@ _NOT_YET = {
     ("norm", 2): "no plan: p=2.0 (from its default) is a value no variable or constant gives",
     ("norm", 3): "no plan: p=2.0 (from its default) is a value no variable or constant gives",
     ("norm", 5): "no plan: an op takes a value that is neither a variable's tensor nor a constant",
-    ("batch_norm", 0): "does not qualify: a positional None (running_mean) is not an argument",
-    ("batch_norm", 1): "does not qualify: a positional None (running_mean) is not an argument",
 }
 
 

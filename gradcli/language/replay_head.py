@@ -1,0 +1,140 @@
+"""A replayed loop body's compiled head: the assignments a body starts with that a
+replayed body may not have (`xb, yb = get_batch("train")`, a call of the program's own
+function drawing a minibatch, `x = next(it)`), before statements that qualify (the
+training step).  Each iteration binds the names the last replayed iteration made (the
+head may run code of the program, which could read them: as a tail's does,
+replay_tail.py), runs the head as compiled and replays the rest, the names the head
+binds read as a `for` target's are: each iteration's data tensors, checked by their
+kind (replay_plan._swapped).  The plan is never steady (the head may have changed
+anything: every check before each iteration)."""
+
+from __future__ import annotations
+
+from .loop_compile import compile_body
+from .loop_shapes import REPORT, _kind, _statements, augmented, bound_names, names_in, report
+from .parser import Tree
+from .positions import pos
+from .replay import Body, _names, _not
+from .replay_records import BACKWARD
+from .stmtlines import sequence
+
+
+def _bound(n):
+    """The names an assignment `name = value` or `a, b = value` binds, else None."""
+    if n.data != "assign" or len(n.children) != 2:
+        return None
+    target = n.children[0]
+    if isinstance(target, Tree) and target.data == "name":
+        return {target.children[0].value}
+    if isinstance(target, Tree) and _names(target):
+        return {c.children[0].value for c in target.children if c is not None}
+    return None
+
+
+def head_length(nodes):
+    """How many statements a body's head has: the `_bound` assignments it starts with, up
+    to the last of a kind a replayed body may not have among them; 0 when it has none
+    or no `backward` follows it (a training step: a loop of plain Python, or a function
+    holding one, would leave the fast tier, as for a tail: loop_compile._tail)."""
+    at = end = 0
+    while at < len(nodes) and _bound(nodes[at]) is not None:
+        at += 1
+        if _kind(nodes[at - 1]) is None:
+            end = at
+    kinds = [_kind(n) for n in nodes[end:]]
+    return end if any(k is not None and k[0] == "backward" for k in kinds) else 0
+
+
+def compile_loop(comp, suite, target, cond):
+    """The Body of a loop (replay.Body.compile), or, for a body that starts with a head
+    (`head_length`), a Headed one: its head's closure and its other statements
+    compiled as a body of their own, the head's names read as the target's; None when
+    neither qualifies."""
+    nodes = _statements(suite)
+    at = head_length(nodes)
+    if at == 0 or (comp.fn is not None and getattr(comp.fn, "kind", None) == "class"):
+        return Body.compile(comp, suite, target, cond)
+    names = names_in(target) if target is not None else set()
+    heads = set().union(*(_bound(n) for n in nodes[:at]))
+    line = pos(target if target is not None else cond)[0]
+    items = compile_body(comp, _suite(suite, nodes[at:]), names | heads, cond)
+    if REPORT:
+        report(line, "qualifies (a head of %d statements)" % at if items else _not(suite, comp))
+    if items is None:
+        return None
+    plain = isinstance(target, Tree) and (target.data == "name" or _names(target))
+    body = Headed(items, names | heads if plain else None)
+    body.line = line
+    body.writes, body.augmented = frozenset(names | bound_names(suite)), augmented(suite)
+    body.swaps = frozenset(names | heads | {it[1] for it in items if it[0] == "batch"})
+    body.keyed = True
+    if cond is not None:  # (numbers and variables only: loop_shapes._condition)
+        body.cond_loads = tuple(comp.load_name(n, cond) for n in sorted(names_in(cond)))
+    comp.depth += 1  # (as Compiler.block compiles a block)
+    try:
+        closures = tuple(comp.small(n) for n in nodes[:at])
+    finally:
+        comp.depth -= 1
+    body.head = sequence(closures)
+    body.whole = sequence(closures + body.closures)
+    return body
+
+
+def _suite(suite, nodes):
+    """A suite of these statements of `suite` (each simple one on a line of its own)."""
+    compound = {id(c) for c in suite.children if isinstance(c, Tree) and c.data != "simple_stmt"}
+    return Tree(suite.data, [n if id(n) in compound else Tree("simple_stmt", [n]) for n in nodes])
+
+
+class Headed(Body):
+    """A loop body with a compiled head (`compile_loop`)."""
+
+    __slots__ = ("head", "whole")  # (whole: the head and the rest, as compiled)
+
+    def start(self, s):
+        return _Run(Body.start(self, s), self.head)
+
+
+class _Run:
+    """A run of a Headed body: before each iteration the names the last one made are
+    bound, then the head runs as compiled; the rest is the replay run's."""
+
+    __slots__ = ("run", "head")
+
+    def __init__(self, run, head):
+        self.run, self.head = run, head
+
+    def iteration(self, s):
+        run = self.run
+        if run.pending:
+            _bind(run)
+        run.steady = False
+        r = self.head(s)
+        if r is not None:  # (an assignment gives no signal: kept for the general case)
+            return r
+        return run.iteration(s)
+
+    def unsteady(self):
+        self.run.unsteady()
+
+    def finish(self):
+        self.run.finish()
+
+
+def _bind(run):
+    """Bind the names the last replayed iteration made (as replay_tail.tail does before a
+    tail), its shadow set used again at its next turn once nothing holds its nodes."""
+    plan = run.plan
+    shadows = run.sets[run.turn ^ 1]  # (the last iteration's)
+    if plan is not None and shadows is not None:
+        if not any(it[0] == BACKWARD for it in plan.items):
+            for node in shadows:  # (new to the program: no pass went through them)
+                node.fpass = None
+    run.materialize()
+    if (
+        plan is not None
+        and shadows is not None
+        and not plan.loose
+        and run.sets[run.turn ^ 1] is None
+    ):
+        run.lent = (plan, run.turn ^ 1, shadows)
