@@ -6,6 +6,7 @@ that reached leaves go (autograd._pass, the backward loop, runs them)."""
 from __future__ import annotations
 
 import heapq
+from sys import getrefcount
 
 import numpy as np
 
@@ -138,11 +139,19 @@ def _add(a, b):
 
 def _deliver(pairs, touched, store, fresh):
     """Each (leaf, its gradient) into the leaf's .grad, cast to its dtype (a cast is
-    new: `fresh` too)."""
+    new: `fresh` too).  A gradient that only its pair holds (an array, or a view of an
+    owner only it holds, by CPython's reference count: `_ALONE`) is new too, as
+    AccumulateGrad takes a gradient whose use_count is 1 as .grad without a copy."""
     every = fresh is True
     for p, ig in pairs:
         dt = p.data.dtype
         new = every or id(ig) in fresh
+        if not new and type(ig) is np.ndarray and p.grad is None and ig.flags.writeable:
+            b = ig.base
+            if b is None:
+                new = getrefcount(ig) == _ALONE[0]
+            elif type(b) is np.ndarray and b.base is None:
+                new = getrefcount(ig) == _ALONE[0] and getrefcount(b) == _ALONE[1]
         if ig.dtype != dt:
             ig = ig.astype(dt)
             new = True
@@ -155,6 +164,20 @@ def _deliver(pairs, touched, store, fresh):
         else:
             store(p, ig, False)
         touched[id(p)] = p
+
+
+def _held(pairs):
+    """The reference counts `_deliver` reads, in a loop over `pairs` as its: (the
+    gradient's, its base's as a local variable)."""
+    for _, ig in pairs:
+        b = ig.base
+        return getrefcount(ig), getrefcount(b)
+    return None
+
+
+#: the counts `_deliver` sees for a gradient that only its pair holds, of an owner only it
+#: holds (CPython's counts of a frame's own references differ between versions)
+_ALONE = _held([(None, np.empty(2)[1:])])
 
 
 def finished_leaves(queue, unfinished):

@@ -27,6 +27,7 @@ numbering); its code is kept per tree.
 from __future__ import annotations
 
 import ast
+from sys import getrefcount
 from types import CodeType, FunctionType
 
 import numpy as np
@@ -440,7 +441,10 @@ def _more(leaf, prev, x):
 def _into(leaf, g, new):
     """A leaf's gradient into its .grad, as passes._deliver stores it (`new`: an array
     the pass made, which may become .grad as it is); the common case (a .grad of the
-    leaf's dtype and shape to add to in place) without its calls."""
+    leaf's dtype and shape to add to in place) without its calls.  A gradient that no
+    one but the caller's variable holds (an array of its own data, by CPython's
+    reference count: `_ALONE`) is new too, as AccumulateGrad takes a gradient whose
+    use_count is 1 as .grad without a copy (after `w.grad = None` or `zero_grad()`)."""
     old = leaf.grad
     if old is not None and type(g) is np.ndarray and old.grad_fn is None:
         d = leaf.data
@@ -449,7 +453,39 @@ def _into(leaf, g, new):
         if g.dtype == dt and od.dtype == dt and g.shape == d.shape and od.flags.writeable:
             np.add(od, g, od)  # (into .grad's array; one dtype: no cast)
             return
+    if type(g) is not np.ndarray:
+        return _deliver(((leaf, g),), {}, _store_grad, True if new else ())
+    if not new and g.flags.writeable:
+        b = g.base
+        if b is None:
+            new = getrefcount(g) == _ALONE[0]
+        elif type(b) is np.ndarray and b.base is None:  # (a view: its owner held by it alone)
+            new = getrefcount(g) == _ALONE[0] and getrefcount(b) == _ALONE[1]
+    if old is None:  # (_deliver's first case for a leaf and gradient of one dtype, in C order)
+        d = leaf.data
+        if g.dtype is d.dtype and g.shape == d.shape and g.flags.c_contiguous:
+            if d.flags.c_contiguous:
+                leaf.grad = Tensor(g if new else g.copy())
+                return
     _deliver(((leaf, g),), {}, _store_grad, True if new else ())
+
+
+def _held(g):
+    """The reference counts `_into` reads, in a frame called as it is (g its argument):
+    (g's, g's base's as a local variable)."""
+    b = g.base
+    return getrefcount(g), getrefcount(b)
+
+
+def _calibrated():
+    """`_held`'s counts for a view only its caller's variable holds, of an array only the
+    view holds (CPython's counts of a frame's own references differ between versions)."""
+    g = np.empty(2)[1:]
+    return _held(g)
+
+
+#: the counts `_into` sees for a gradient no one else holds: (the array's, its owner's)
+_ALONE = _calibrated()
 
 
 def _total(leaf, gs):
