@@ -6,12 +6,19 @@ head may run code of the program, which could read them: as a tail's does,
 replay_tail.py), runs the head as compiled and replays the rest, the names the head
 binds read as a `for` target's are: each iteration's data tensors, checked by their
 kind (replay_plan._swapped).  The plan is never steady (the head may have changed
-anything: every check before each iteration)."""
+anything: every check before each iteration), but for a quiet head (`_quiet`:
+`inputs, targets = batch` of a tuple of tensors), which runs no code of the program: the
+names made stay pending, and a steady plan checks only the names it binds."""
 
 from __future__ import annotations
 
 from .loop_compile import compile_body
-from .loop_shapes import REPORT, _kind, _statements, augmented, bound_names, names_in, report
+from ..core.dtypes import DType
+from ..core.tensor import Tensor
+from ..runtime.device import Device
+from .loop_shapes import REPORT, _kind, _pure_method, _statements, _string, _written, augmented
+from .loop_shapes import bound_names
+from .loop_shapes import names_in, report
 from .parser import Tree
 from .positions import pos
 from .replay import Body, _names, _not
@@ -77,7 +84,72 @@ def compile_loop(comp, suite, target, cond):
         comp.depth -= 1
     body.head = sequence(closures)
     body.whole = sequence(closures + body.closures)
+    written = set().union(*(_written(n) for n in nodes[at:]))
+    checks = [_quiet(comp, n, written) for n in nodes[:at]]
+    body.quiet = None if None in checks else tuple(zip(closures, checks))
     return body
+
+
+#: what a quiet head's names may hold (unpacked, passed: no code of the program runs)
+_PLAIN = frozenset({Tensor, tuple, list, str, int, float, bool, type(None), Device, DType})
+
+
+def _moves(method) -> bool:
+    """Whether a quiet head may call a tensor's method: a pure op's (`x.float()`,
+    `x.view(-1, 784)`), or `to` (a copy, or its receiver): none changes a tensor or its
+    hooks, so a steady plan holds after it."""
+    return method == "to" or _pure_method(method)
+
+
+def _quiet(comp, node, written):
+    """For a head's statement whose value is made of names, literals, tuple displays and
+    method calls `x.m(args)` of such arguments (`_moves`) (`inputs, targets = batch`, `x, y =
+    x.to(device), y.to(device)`), reading no name the rest binds: a function of the
+    scope telling, before the statement runs, whether it runs no code of the program
+    (the receivers hold tensors, the other names plain values or gradcli's devices and
+    dtypes: `_PLAIN`); else None."""
+    receivers, names = set(), set()
+
+    def ok(n):
+        if not isinstance(n, Tree):
+            return False
+        if n.data == "name":
+            names.add(n.children[0].value)
+            return True
+        if n.data in ("number", "string", "none", "true", "false"):
+            return n.data != "string" or _string(n)
+        if n.data == "tuple_items":
+            return all(ok(c) for c in n.children)
+        if n.data == "call" and isinstance(n.children[0], Tree):
+            fn, args = n.children[0], n.children[1]
+            if fn.data != "getattr" or not isinstance(fn.children[0], Tree):
+                return False
+            if fn.children[0].data != "name" or not _moves(fn.children[1].value):
+                return False
+            receivers.add(fn.children[0].children[0].value)
+            return all(
+                ok(a.children[1] if isinstance(a, Tree) and a.data == "kwarg" else a)
+                for a in (args.children if args is not None else ())
+            )
+        return False
+
+    if not ok(node.children[1]) or (names | receivers) & written:
+        return None
+    loads = tuple(
+        (comp.load_name(name, node), name in receivers) for name in sorted(names | receivers)
+    )
+
+    def quiet(s):
+        try:
+            for load, recv in loads:
+                t = type(load(s))
+                if (t is not Tensor) if recv else (t not in _PLAIN):
+                    return False
+        except Exception:
+            return False  # (unbound: its error as compiled)
+        return True
+
+    return quiet
 
 
 def _suite(suite, nodes):
@@ -89,23 +161,38 @@ def _suite(suite, nodes):
 class Headed(Body):
     """A loop body with a compiled head (`compile_loop`)."""
 
-    __slots__ = ("head", "whole")  # (whole: the head and the rest, as compiled)
+    __slots__ = ("head", "whole", "quiet")  # (whole: the head and the rest, as compiled;
+    # quiet: per statement its closure and `_quiet`'s check, or None)
 
     def start(self, s):
-        return _Run(Body.start(self, s), self.head)
+        return _Run(Body.start(self, s), self.head, self.quiet)
 
 
 class _Run:
     """A run of a Headed body: before each iteration the names the last one made are
     bound, then the head runs as compiled; the rest is the replay run's."""
 
-    __slots__ = ("run", "head")
+    __slots__ = ("run", "head", "quiet")
 
-    def __init__(self, run, head):
-        self.run, self.head = run, head
+    def __init__(self, run, head, quiet):
+        self.run, self.head, self.quiet = run, head, quiet
 
     def iteration(self, s):
         run = self.run
+        quiet = self.quiet
+        if quiet is not None:  # (statements that run no code of the program leave the
+            # names made pending, and a steady plan checks only the names the head binds)
+            bound = False
+            for closure, ok in quiet:
+                if not bound and not ok(s):  # (before the statement: what it reads)
+                    bound = True
+                    if run.pending:
+                        _bind(run)
+                    run.steady = False
+                r = closure(s)
+                if r is not None:  # (an assignment gives no signal)
+                    return r
+            return run.iteration(s)
         if run.pending:
             _bind(run)
         run.steady = False

@@ -2,7 +2,8 @@
 `xb, yb = get_batch()`, a call of the program's own function that draws a minibatch,
 `lr = schedule(step)`), before a training step that qualifies (language/replay_head.py):
 each iteration binds the names the last one made, runs the head as compiled and replays
-the rest, the head's names checked as a `for` target's are.  Each program prints exactly
+the rest, the head's names checked as a `for` target's are (a head that runs no code of the
+program leaves them pending: `_quiet`).  Each program prints exactly
 what it prints with `--no-replay`, in float32 and float64, and replays."""
 
 from __future__ import annotations
@@ -103,13 +104,61 @@ for epoch in range(3):
         opt.step()
         total += loss.item()
     print(epoch, total)
+device = torch.device("cpu")
 for inputs, targets in batches:
+    inputs, targets = inputs.to(device), targets.to(device, torch.long)
+    loss = F.cross_entropy(model(inputs), targets)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+print(loss)
+""",
+    # a quiet head (replay_head._quiet: no code of the program runs, the names made stay
+    # pending) given an object of the program's class that reads them when unpacked, or
+    # whose `to` reads them: the names bound first
+    "quiet_broken": """class Pair:
+    def __init__(self, x, y):
+        self.x, self.y = x, y
+    def __iter__(self):
+        print("iter", loss)
+        return iter((self.x, self.y))
+    def to(self, device):
+        print("to", loss.item())
+        return self.x
+batches = [(data[i : i + 20], labels[i : i + 20]) for i in range(0, 200, 20)]
+batches[6] = Pair(*batches[6])
+batches[8] = (Pair(*batches[8]), batches[8][1])  # (inputs a Pair: its `to` reads loss)
+loss = None
+for batch in batches:
+    inputs, targets = batch
     inputs, targets = inputs.to("cpu"), targets.to("cpu")
     loss = F.cross_entropy(model(inputs), targets)
     opt.zero_grad()
     loss.backward()
     opt.step()
 print(loss)
+other = [(data[i : i + 20], labels[i : i + 20]) for i in range(0, 200, 20)]
+other[5] = (Pair(*other[5]), other[5][1])
+for inputs, targets in other:
+    inputs, targets = inputs.to("cpu"), targets.to("cpu")
+    loss = F.cross_entropy(model(inputs), targets)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+print(loss)
+""",
+    # a head changing in place a tensor a hoisted op of the rest reads (not quiet: every
+    # check, the hoisted values' bytes compared)
+    "in_place": """S = torch.ones(2)
+batches = [(data[i : i + 20], labels[i : i + 20]) for i in range(0, 200, 20)]
+for batch in batches:
+    inputs, targets = batch
+    s = S.add_(0.5)
+    loss = F.cross_entropy(model(inputs) * (S * 2), targets)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+print(loss, S)
 """,
 }
 PROGRAMS = {
