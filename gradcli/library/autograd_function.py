@@ -13,6 +13,7 @@ unless it is wrapped in `once_differentiable`.  In forward mode the class's
 from __future__ import annotations
 
 import weakref
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -23,7 +24,6 @@ from ..core.tensor import Tensor
 from ..engine import forward as fw, saved
 from ..engine.passes import SECOND_BACKWARD
 from ..engine.autograd import Function as Node
-from . import function_plans as plans
 
 
 _OWN = (
@@ -189,6 +189,7 @@ class CustomNode(Node):
             if cls.boxed_grads_call is True:  # the grads as one list
                 res = cls.backward(ctx, grads)
             elif ctx._plan is not None and not F.tensor_mode:
+                plans = _PLANS[0]  # (imported: its forward made the plan)
                 res = plans.backward(cls, ctx, grads, self.nargs)
                 if type(res) is plans.Arrays:  # (its plan's: an array or None each)
                     return tuple([res[i] for i in self.argpos])
@@ -256,7 +257,21 @@ def _ctx_class(cls):
 
 
 _FUNCTION_MODULE = "torch.autograd.function."
-plans.fresh_fields(_OWN)
+_PLANS: list = []  # library/function_plans.py, imported with the first apply
+
+
+def _plans():
+    if not _PLANS:
+        # (start-up: only a program that applies a Function imports it)
+        from .function_plans import Arrays, backward, forward, fresh_fields, usable
+
+        fresh_fields(_OWN)
+        _PLANS.append(
+            SimpleNamespace(Arrays=Arrays, backward=backward, forward=forward, usable=usable)
+        )
+    return _PLANS[0]
+
+
 _CTXS: dict = {}
 
 
@@ -329,7 +344,7 @@ class Function(metaclass=_FunctionType):
             if separate:
                 out = cls.forward(*args, **kwargs)
                 cls.setup_context(ctx, args, out)
-            elif not kwargs and not hidden and plans.usable():
+            elif not kwargs and not hidden and (plans := _plans()).usable():
                 out = plans.forward(cls, ctx, args)
             else:
                 out = cls.forward(ctx, *args, **kwargs)

@@ -77,8 +77,13 @@ class _Recorder:
             return
         srcs = [self.source(a) for a in args]
         pars = [(k, self.source(v)) for k, v in params.items()]
+        untracked = issubclass(cls, Untracked)
         if (
             None in srcs
+            # (a Tensor the op's forward is given as it is, not its array: a parameter,
+            # or an argument after an untracked op's first two)
+            or any(type(v) is Tensor for v in params.values())
+            or (untracked and any(type(a) is Tensor for a in args[2:]))
             or any(s is None for _, s in pars)
             or type(out) is not Tensor
             or (
@@ -89,7 +94,7 @@ class _Recorder:
             self.bad = True
             return
         k = self.n + len(self.notes)
-        self.notes.append((cls, issubclass(cls, Untracked), tuple(srcs), tuple(pars)))
+        self.notes.append((cls, untracked, tuple(srcs), tuple(pars)))
         self.tensors[id(out)] = (k, out)
         self.arrays[id(out.data)] = (k, out.data)
 
@@ -121,31 +126,73 @@ class _Steps:
             idx = tuple(i + c if i >= 0 else -1 - i for i in idx)
             fixed = {k: consts[-1 - i] for k, i in named if i < 0}
             moving = tuple((k, i + c) for k, i in named if i >= 0)
-            get = itemgetter(*idx)  # (one index: the item itself, else a tuple)
-            steps.append((cls, cls.forward, untracked, get, len(idx) == 1, fixed, moving))
+            steps.append(_step(cls, untracked, idx, fixed, moving))
         self.steps, self.consts, self.n = tuple(steps), tuple(consts), c
 
     def run(self, inputs):
         slots = list(self.consts)
         slots += [t.data if type(t) is Tensor else t for t in inputs]
-        for cls, fn, untracked, get, one, params, moving in self.steps:
-            args = (get(slots),) if one else get(slots)
-            if moving:
-                params = dict(params)
-                for k, i in moving:
-                    params[k] = slots[i]
-            if untracked:
-                out = fn(cls, *args, **params)
-                if type(out) is not np.ndarray:
-                    out = np.asarray(out)
-            else:
-                node = cls.__new__(cls)
-                node.saved = ()
-                out = fn(node, *args, **params)
-                if type(out) is not np.ndarray:
-                    out = _array_out(node, out)
-            slots.append(out)
+        for step in self.steps:
+            step(slots)
         return slots
+
+
+def _step(cls, untracked, idx, fixed, moving):
+    """One op of a plan: a function of the slots that appends the op's output array
+    (its forward run as `Function.apply` runs it under no_grad: on the class for an op
+    that makes no node, else on a new node object)."""
+    fn, ndarray, asarray = cls.forward, np.ndarray, np.asarray
+    get = itemgetter(*idx)  # (one index: the item itself, else a tuple)
+    one = len(idx) == 1
+
+    def args(s):
+        if not moving:
+            return ((get(s),) if one else get(s)), fixed
+        params = dict(fixed)
+        for k, i in moving:
+            params[k] = s[i]
+        return ((get(s),) if one else get(s)), params
+
+    if untracked:
+        if one and not moving:
+
+            def step(s):
+                out = fn(cls, get(s), **fixed)
+                s.append(out if type(out) is ndarray else asarray(out))
+
+        elif not moving:
+
+            def step(s):
+                out = fn(cls, *get(s), **fixed)
+                s.append(out if type(out) is ndarray else asarray(out))
+
+        else:
+
+            def step(s):
+                a, params = args(s)
+                out = fn(cls, *a, **params)
+                s.append(out if type(out) is ndarray else asarray(out))
+
+        return step
+    new = cls.__new__
+    if not moving:
+
+        def step(s):
+            node = new(cls)
+            node.saved = ()
+            out = fn(node, *((get(s),) if one else get(s)), **fixed)
+            s.append(out if type(out) is ndarray else _array_out(node, out))
+
+        return step
+
+    def step(s):
+        a, params = args(s)
+        node = new(cls)
+        node.saved = ()
+        out = fn(node, *a, **params)
+        s.append(out if type(out) is ndarray else _array_out(node, out))
+
+    return step
 
 
 class _Forward:

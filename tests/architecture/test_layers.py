@@ -56,6 +56,9 @@ LAZY_IMPORTS = {
     ("gradcli.language.definitions", "gradcli.language.replay_defs"): (
         "only a program with a `def` whose body may replay runs it (with replay: 1.9%)"
     ),
+    ("gradcli.library.autograd_function", "gradcli.library.function_plans"): (
+        "only a program that applies a custom autograd.Function runs it (0.4%)"
+    ),
     ("gradcli.language.definitions", "gradcli.language.op_bodies"): (
         "only a program with a method runs it (a custom autograd.Function's plans)"
     ),
