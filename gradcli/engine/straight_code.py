@@ -23,7 +23,9 @@ try:
 except ImportError:  # (a Python built without it)
     from hashlib import blake2b
 
-#: the most code files kept (a new one past it is not written)
+#: the most code files kept: a new one past it first removes the quarter used least
+#: recently (a read marks its file used), so codes of an older straight.py or interpreter,
+#: never read again, give way
 MAX_FILES = 512
 _tag: list = []  # straight.py's text and the interpreter, hashed once a process
 
@@ -63,7 +65,30 @@ def read(key):
         code = marshal.loads(data[len(text) + 1 :])
     except (OSError, ValueError, EOFError, TypeError):
         return None
-    return code if type(code) is CodeType else None
+    if type(code) is not CodeType:
+        return None
+    try:
+        os.utime(path)  # (used now: the last to be removed, `_evict`)
+    except OSError:
+        pass
+    return code
+
+
+def _evict(folder, names):
+    """Remove the quarter of the files in `folder` (`names`) used least recently."""
+    dated = []
+    for name in names:
+        path = os.path.join(folder, name)
+        try:
+            dated.append((os.stat(path).st_mtime, path))
+        except OSError:
+            continue
+    dated.sort()
+    for _, path in dated[: max(1, len(dated) - MAX_FILES * 3 // 4)]:
+        try:
+            os.remove(path)
+        except OSError:
+            pass
 
 
 def write(key, code):
@@ -75,8 +100,9 @@ def write(key, code):
         text, path = named
         folder = os.path.dirname(path)
         os.makedirs(folder, exist_ok=True)
-        if len(os.listdir(folder)) >= MAX_FILES:
-            return
+        names = os.listdir(folder)
+        if len(names) >= MAX_FILES:
+            _evict(folder, names)
         tmp = f"{path}.{os.getpid()}.tmp"
         with open(tmp, "wb") as f:
             f.write(text + b"\n" + marshal.dumps(code))

@@ -51,6 +51,25 @@ def test_an_unwritable_folder_costs_only_the_making(tmp_path, monkeypatch):
     assert straight_code.read(key) is None
 
 
+def test_a_full_folder_gives_way_to_a_new_code(tmp_path, monkeypatch):
+    """At MAX_FILES files a write first removes the quarter used least recently (a read
+    marks its file used): the new code and the one read lately are kept."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(straight_code, "MAX_FILES", 8)
+    keys = [((k, ((0, 1),), straight.LaterF, False), (0, 1), (False, True)) for k in range(9)]
+    for k in keys[:8]:
+        straight_code.write(k, _code())
+    folder = tmp_path / "gradcli" / "backward"
+    for age, path in enumerate(sorted(folder.iterdir())):
+        os.utime(path, (1000.0 + age, 1000.0 + age))
+    oldest = min(folder.iterdir(), key=lambda p: p.stat().st_mtime)
+    read_lately = next(k for k in keys[:8] if straight_code._named(k)[1] == str(oldest))
+    assert straight_code.read(read_lately) is not None
+    straight_code.write(keys[8], _code())
+    assert straight_code.read(keys[8]) is not None and straight_code.read(read_lately) is not None
+    assert len(list(folder.iterdir())) == 7  # (two of the eight removed, the new one written)
+
+
 LOOP = """x = linspace(-1, 1, 300)
 y = 2 * x - x * x
 w = tensor(0.5, requires_grad=true)
