@@ -210,6 +210,7 @@ def _sources_hash():
                 "native_norms.py",
                 "native_recurrent.py",
                 "native_bn.py",
+                "native_random.py",
             )
         ),
     ):
@@ -302,6 +303,8 @@ WELFORD = {"f": "welford_f", "d": "welford_d"}
 #: BatchNorm's channels-last forward and backward, whole (numerics/native_bn.py)
 BN_FORWARD = {"f": "bn_forward_f", "d": "bn_forward_d"}
 BN_BACKWARD = {"f": "bn_backward_f", "d": "bn_backward_d"}
+#: bernoulli_(p)'s mask from NumPy's MT19937 state (numerics/native_random.py)
+BERNOULLI = "bernoulli_mask"
 #: rows copied from strided places (a convolution's im2col columns), by element size
 ROWS = {4: "rows_4", 8: "rows_8"}
 #: softmax, log_softmax and their backward over the last dim (numerics/native_softmax.py)
@@ -360,6 +363,7 @@ class _Kernels:
         self.welford = {char: sig(addrs[name]) for char, name in WELFORD.items()}
         self.bn_forward = {char: sig(addrs[name]) for char, name in BN_FORWARD.items()}
         self.bn_backward = {char: sig(addrs[name]) for char, name in BN_BACKWARD.items()}
+        self.bernoulli = sig(addrs[BERNOULLI])
         self.rows = {width: sig(addrs[name]) for width, name in ROWS.items()}
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, *[ctypes.c_int64] * 2, *[ctypes.c_void_p] * 3)
         self.chains = {char: sig(addrs[name]) for char, name in CHAINS.items()}
@@ -392,6 +396,7 @@ class _Kernels:
         from .native_recurrent import gru_backward_ir, gru_forward_ir
         from .native_recurrent import lstm_backward_ir, lstm_forward_ir
         from .native_bn import module_ir as bn_ir
+        from .native_random import bernoulli_ir
 
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
@@ -448,6 +453,7 @@ class _Kernels:
                 for char, name in names.items():
                     make(ir, mod, name, char == "f")
             bn_ir(ir, mod, BN_FORWARD, BN_BACKWARD)
+            bernoulli_ir(ir, mod, BERNOULLI)
             softmax_ir(ir, mod, SOFTMAX)
             native_alloc.ir_functions(ir, mod)
             chain_ir(ir, mod, "chain32", LANES)
@@ -478,7 +484,7 @@ class _Kernels:
         names += [*OUTER_SUM.values(), *TANH_BACKWARD.values(), *LANE_MERGE.values()]
         names += [*WELFORD.values(), *GRU_BACKWARD.values(), *GRU_FORWARD.values()]
         names += [*LSTM_BACKWARD.values(), *LSTM_FORWARD.values()]
-        names += [*BN_FORWARD.values(), *BN_BACKWARD.values()]
+        names += [*BN_FORWARD.values(), *BN_BACKWARD.values(), BERNOULLI]
         return engine, {name: engine.get_function_address(name) for name in names}
 
 
@@ -776,6 +782,11 @@ def _lanes(fn, xs, exact):
 #: the kernels' flag bytes (read only when a value is flagged or for a 0-d array) and
 #: their address, kept between calls
 _unary_flags = {"flags": None, "at": 0, "n": 0}
+
+
+def function_address(f):
+    """The address of a ctypes function pointer (a library's function a loop calls)."""
+    return ctypes.cast(f, ctypes.c_void_p).value
 
 
 def loaded():

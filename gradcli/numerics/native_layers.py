@@ -338,3 +338,23 @@ def bn_backward(g, x, chunk, train, mean, inv, w):
     ats = (x, g, mean, inv, w, gx, out)
     flagged = _call(lib.bn_backward[x.dtype.char], rows, cols, chunk, train, *map(address, ats))
     return None if flagged else (gx, out[0], out[1])
+
+
+#: the bit generator whose `ctypes` interface was read last, and its next_uint32's address
+_DRAW = [None, 0]
+
+
+def bernoulli_mask(bitgen, n, limit):
+    """n bytes, each whether the 53-bit integer of two 32-bit draws of `bitgen` (a NumPy
+    MT19937, drawn through its own next_uint32: the stream random_raw gives) is below
+    `limit` (native_random.bernoulli_ir); None where the loops are not loaded (nothing
+    drawn)."""
+    lib = native.loaded()
+    if lib is None:
+        return None
+    c = bitgen.ctypes
+    if _DRAW[0] is not c:
+        _DRAW[0], _DRAW[1] = c, native.function_address(c.next_uint32)
+    out = np.empty(n, np.bool_)
+    _call(lib.bernoulli, n, _DRAW[1], c.state_address, limit, address(out))
+    return out

@@ -107,6 +107,9 @@ LAZY_IMPORTS = {
     ("gradcli.numerics.native", "gradcli.numerics.native_bn"): (
         "only compiling the native loops, once per machine and version, needs it"
     ),
+    ("gradcli.numerics.native", "gradcli.numerics.native_random"): (
+        "only compiling the native loops, once per machine and version, needs it"
+    ),
     ("gradcli.library.explain", "gradcli.library.explain_report"): (
         "only explain runs it (SymPy: 1.5 times the start-up)"
     ),

@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 
+from .. import native_layers
 from ..floats.fma import fma, fma32
 
 
@@ -77,7 +78,15 @@ def bernoulli(gen, shape, p: float) -> np.ndarray:
     """``torch.empty(shape).bernoulli_(p)`` (PyTorch's serial CPU kernel: a float64
     uniform each, below p).  On Intel CPUs PyTorch uses MKL's stream instead."""
     shape = _normalize_shape(shape)
-    return (gen._uniform64(_numel(shape)) < p).reshape(shape)
+    n = _numel(shape)
+    if n and 0.0 <= p <= 1.0:
+        # u = m * 2^-53 for m the 53-bit integer of the two draws, so u < p is
+        # m < ceil(p * 2^53) (exact: a power of two): one compiled loop of the draws and
+        # the integer compares where the loops are loaded (numerics/native_random.py)
+        got = native_layers.bernoulli_mask(gen._mt, n, math.ceil(float(p) * 2.0**53))
+        if got is not None:
+            return got.reshape(shape)
+    return (gen._uniform64(n) < p).reshape(shape)
 
 
 def bernoulli_each(gen, probs: np.ndarray) -> np.ndarray:
