@@ -15,11 +15,14 @@ from ..runtime.limits import check_alloc
 
 
 def _infer_dtype(value):
-    """PyTorch's dtype inference for `tensor(data)`: bool < int64 < default float; a
-    NumPy scalar on its own keeps its dtype (torch.tensor(np.float64(2.5)) is float64)."""
+    """PyTorch's dtype inference for `tensor(data)` (infer_scalar_type): each element's
+    type, promoted: a bool is bool, an int int64, a float the default float, a NumPy
+    scalar and a tensor their own dtypes (torch.tensor(np.float64(2.5)) is float64, and
+    so is torch.tensor([np.float64(1), 2.]) under float32)."""
     if isinstance(value, np.generic) and value.dtype.kind in "biuf":
         return value.dtype
     kind = -1
+    own = None  # the promoted dtypes of NumPy scalars and tensors
     stack = [value]
     while stack:
         v = stack.pop()
@@ -32,20 +35,21 @@ def _infer_dtype(value):
             stack.extend(v)
         elif isinstance(v, Tensor):
             dt = v.data.dtype
-            kind = max(kind, 2 if dt.kind == "f" else (0 if dt.kind == "b" else 1))
-        elif isinstance(v, bool) or isinstance(v, np.bool_):
+            own = dt if own is None else dtypes.promote(own, dt)
+        elif isinstance(v, bool):
             kind = max(kind, 0)
-        elif isinstance(v, (int, np.integer)):
+        elif isinstance(v, int):
             kind = max(kind, 1)
-        elif isinstance(v, (float, np.floating)):
+        elif isinstance(v, float) and not isinstance(v, np.generic):
             kind = 2
+        elif isinstance(v, np.generic) and v.dtype.kind in "biuf":
+            own = v.dtype if own is None else dtypes.promote(own, v.dtype)
         else:
             raise GradTypeError(f"could not make a tensor from a value of type {type_name(v)}")
-    return (
-        (dtypes.bool_, dtypes.int64, context.current.default_float)[kind]
-        if kind >= 0
-        else context.current.default_float
-    )
+    if kind < 0:
+        return context.current.default_float if own is None else own
+    dt = (dtypes.bool_, dtypes.int64, context.current.default_float)[kind]
+    return dt if own is None else dtypes.promote(dt, own)
 
 
 _PLAIN = {bool: 0, int: 1, float: 2}
@@ -148,6 +152,10 @@ def operand(value):
         return value
     if isinstance(value, (list, tuple)):
         return to_tensor(value)
+    if isinstance(value, (np.integer, np.floating)):
+        return value.item()  # a number, as PyTorch's argument parser reads a NumPy scalar
+    if isinstance(value, np.bool_):
+        return float(value)  # (which PyTorch's parser reads as a float)
     if isinstance(value, (np.ndarray, np.generic)):
         return Tensor(np.asarray(value))
     err = OperandTypeError(f"expected a tensor or a number, got {type_name(value)}")

@@ -130,9 +130,9 @@ def scalar_dtype(v):
     """The dtype a Python scalar takes when it is made into a tensor."""
     if isinstance(v, bool):
         return bool_
-    if isinstance(v, int):
+    if isinstance(v, (int, np.integer)):  # NumPy's integers are ints to PyTorch
         return int64
-    return context.current.default_float
+    return context.current.default_float  # (and np.bool_, as PyTorch's parser reads it)
 
 
 def promote(a, b):
@@ -165,7 +165,8 @@ def result_type(*operands):
         a, b = operands
         da = getattr(a, "data", None)
         db = getattr(b, "data", None)
-        if da is not None and db is not None:
+        if da is not None and db is not None and type(da) is type(db):
+            # (a NumPy scalar's .data is a memoryview: the general rule below)
             if da.dtype is db.dtype and (da.ndim and db.ndim or not da.ndim and not db.ndim):
                 return da.dtype
         elif da is not None and (type(b) is float or type(b) is int) and da.dtype.kind == "f":

@@ -10,11 +10,15 @@ language's scope, and gives only copies of its variables."""
 
 from __future__ import annotations
 
-from ..runtime.errors import GradTypeError, GradValueError
+import inspect as _inspect
+
+from ..runtime.errors import GradError, GradTypeError, GradValueError
 from ..core.printing import CLASS_NAMES, show
 from ..library.stdlib import StdModule, _namedtuple
 from ..library.values import BoundMethod, BuiltinFunction
+from .classes import is_user_class
 from .functions import BoundUserMethod, UserFunction, expand_frames, frames
+from .names import name_attr
 
 
 def _variables(fn, scope):
@@ -217,6 +221,36 @@ def _isbuiltin(x):
     return type(x) in (BuiltinFunction, BoundMethod)
 
 
+def getdoc(obj):
+    """inspect.getdoc(obj): its docstring with the indentation cleaned (inspect.cleandoc),
+    None when it has none; a class of the program without one takes its bases' (as
+    Python's), an object of one its class's own."""
+    if type(obj) is BoundUserMethod:
+        obj = obj.fn
+    if type(obj) is UserFunction:
+        doc = obj.doc
+    else:
+        cls = obj if isinstance(obj, type) else type(obj)
+        if not is_user_class(cls):
+            try:
+                doc = name_attr(obj, "__doc__")
+            except GradError:
+                return None
+        elif cls is not obj:
+            doc = cls.__dict__.get("__doc__")
+        else:
+            doc = next(
+                (c.__dict__["__doc__"] for c in cls.__mro__ if c.__dict__.get("__doc__")), None
+            )
+    return _inspect.cleandoc(doc) if isinstance(doc, str) else None
+
+
+def cleandoc(doc):
+    if not isinstance(doc, str):
+        raise GradTypeError(f"'{type(doc).__name__}' object has no attribute 'expandtabs'")
+    return _inspect.cleandoc(doc)
+
+
 def make_module():
     return StdModule(
         "inspect",
@@ -228,6 +262,8 @@ def make_module():
             "isfunction": BuiltinFunction("inspect.isfunction", _isfunction),
             "ismethod": BuiltinFunction("inspect.ismethod", _ismethod),
             "isbuiltin": BuiltinFunction("inspect.isbuiltin", _isbuiltin),
+            "getdoc": BuiltinFunction("inspect.getdoc", getdoc),
+            "cleandoc": BuiltinFunction("inspect.cleandoc", cleandoc),
             "Parameter": StdModule("inspect.Parameter", {"empty": _EMPTY}),
         },
     )

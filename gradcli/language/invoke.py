@@ -8,6 +8,8 @@ import inspect
 import re
 import types
 
+import numpy as np
+
 from ..runtime.errors import GradError, GradTypeError, OperandTypeError, did_you_mean
 from ..library.values import METHODS
 from ..ops import batching
@@ -38,6 +40,10 @@ def call_failed(e, fn, args, kwargs, name, line, col, kwpos):
     runs its batching rule and returns the result."""
     if type(fn) is not UserFunction and batching.failed_on_batched(e, fn, args, kwargs):
         return _batched_call(fn, args, kwargs, name, line, col, kwpos)  # inside vmap
+    if isinstance(e, (TypeError, GradTypeError)) and type(fn) is not UserFunction:
+        plain = numpy_scalars(args, kwargs)
+        if plain is not None and _takes_out(fn, name):
+            return call(fn, plain[0], plain[1], name, line, col, kwpos)
     if not isinstance(e, GradError):
         if isinstance(e, TypeError):
             err = keyword_error(fn, name, args, kwargs)
@@ -67,6 +73,7 @@ def call_failed(e, fn, args, kwargs, name, line, col, kwpos):
 # (`x.sum(axis=1, keepdims=True)`), for the functions and methods of torch's C++ core
 NUMPY_NAMES = {"axis": "dim", "keepdims": "keepdim", "x": "input", "a": "input", "x1": "input"}
 NUMPY_NAMES["x2"] = "other"
+_NP_NUMBERS = (np.integer, np.floating)
 _ops = None
 
 
@@ -109,6 +116,19 @@ def numpy_spelling(e, fn, kwargs, name):
             k = torch_name
         renamed[k] = v
     return renamed if list(renamed) != list(kwargs) else None
+
+
+def numpy_scalars(args, kwargs):
+    """(args, kwargs) with each NumPy integer or floating scalar made the Python number
+    that PyTorch's argument parser reads it as (an op that refused one takes the number);
+    None when there is none."""
+    if not any(isinstance(v, _NP_NUMBERS) for v in (*args, *kwargs.values())):
+        return None
+
+    def plain(v):
+        return v.item() if isinstance(v, _NP_NUMBERS) else v
+
+    return [plain(v) for v in args], {k: plain(v) for k, v in kwargs.items()}
 
 
 def _batched_call(fn, args, kwargs, name, line, col, kwpos):

@@ -5,7 +5,9 @@ a function), `torch.inner` and `torch.tensordot` (permutes, reshapes and one `mm
 `ViewBackward0`), `torch.logspace` (ATen's loop: `pow(base, start + step * i)` in double
 for the first half, from the end for the second), `torch.histc` (ATen's linear binning
 in the input's dtype) and `torch.quantile`/`nanquantile` (sort, ranks, gathers and an
-in-place lerp, as quantile_compute writes them)."""
+in-place lerp, as quantile_compute writes them), `torch.combinations` (a meshgrid of r
+copies, masked_select of each grid by the mask of increasing indices, stacked:
+`StackBackward0`)."""
 
 from __future__ import annotations
 
@@ -38,6 +40,43 @@ def _tensor(name, v, what, pos):
             f"{name}(): argument '{what}' (position {pos}) must be Tensor, not {type_name(v)}"
         )
     return v
+
+
+# ------------------------------------------------------------------ combinations
+
+
+@register(
+    "combinations",
+    "combinations(input, r=2, with_replacement=False)",
+    "the r-element combinations of a 1-D tensor's elements, one a row (as itertools')",
+    checks=[((Arg((4,)),), {}), ((Arg((3,)),), {"r": 3, "with_replacement": True})],
+    category="shape",
+    batch=None,
+    inplace=None,
+    pure=False,
+    parser=None,
+)
+def combinations(input, r=2, with_replacement=False):
+    """ATen's Itertools.cpp: r grids of meshgrid(input, ..., indexing='ij'), each
+    masked_select-ed by _triu_mask (indices i < j < ..., or <= with replacement), stacked
+    as columns; r = 0 gives an empty tensor."""
+    x = _tensor("combinations", input, "input", 1)
+    if x.data.ndim != 1:
+        raise GradRuntimeError(
+            f"Expect a 1D vector, but got shape [{', '.join(map(str, x.data.shape))}]"
+        )
+    if r < 0:
+        raise GradRuntimeError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return Tensor(np.empty((0,), x.data.dtype))
+    n = x.data.shape[0]
+    index = np.meshgrid(*([np.arange(n)] * r), indexing="ij")
+    mask = np.ones((n,) * r, bool)
+    for a, b in zip(index, index[1:]):
+        mask &= (a <= b) if with_replacement else (a < b)
+    grids = _f("meshgrid")(*([x] * r), indexing="ij")
+    m = Tensor(mask)
+    return _f("stack")([_f("masked_select")(g, m) for g in grids], 1)
 
 
 # ------------------------------------------------------------------ diff

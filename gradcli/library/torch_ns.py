@@ -74,6 +74,11 @@ def manual_seed(seed):
     return TorchGenerator.wrapping(context.current.generator)
 
 
+def initial_seed():
+    """torch.initial_seed(): the seed the default generator was last seeded with."""
+    return context.current.generator.initial_seed()
+
+
 def _float_dtype(dtype):
     dt = context.current.default_float if dtype is None else dtypes.as_numpy(dtype)
     if dt.kind != "f":
@@ -404,6 +409,7 @@ def namespaces(Namespace):
             },
         ),
         "manual_seed": manual_seed,
+        "initial_seed": initial_seed,
     }
 
 

@@ -118,7 +118,7 @@ def _bound(v):
 
 
 def _num(v):
-    if isinstance(v, Tensor):
+    if isinstance(v, (Tensor, np.generic)):  # (a NumPy scalar as the number it holds)
         return v.item()
     return v
 
@@ -334,6 +334,9 @@ class Where(Function):
     jvp = linear
 
 
+_UNSET = object()  # (where's input and other, not given)
+
+
 @register(
     "where",
     "where(condition, input, other)",
@@ -346,7 +349,9 @@ class Where(Function):
     inplace=None,
     pure="quiet",  # (its condition: an array its node takes, never replayed)
 )
-def where(condition, input, other):
+def where(condition, input=_UNSET, other=_UNSET):
+    if input is _UNSET or other is _UNSET:
+        return _where_alone(condition, input, other)
     cond = tensor_arg(condition).data
     if cond.dtype != np.bool_:
         raise GradRuntimeError(
@@ -356,6 +361,22 @@ def where(condition, input, other):
     a, b = operand(input), operand(other)
     check_broadcast(cond.shape, *(x.data.shape for x in (a, b) if type(x) is Tensor))
     return Where.apply(a, b, cond=cond, dt=dtypes.result_type(a, b))
+
+
+def _where_alone(condition, input, other):
+    """torch.where(condition): nonzero(condition, as_tuple=True), a tuple of int64 index
+    tensors, one a dim (a 0-d condition: one index tensor, of its one element or none)."""
+    given = [v for v in (condition, input, other) if v is not _UNSET]
+    if len(given) > 1 or not isinstance(condition, Tensor):
+        got = ", ".join("Tensor" if isinstance(v, Tensor) else type_name(v) for v in given)
+        raise GradTypeError(
+            f"where() received an invalid combination of arguments - got ({got}), "
+            "but expected one of:"
+        )
+    c = condition.data
+    if c.ndim == 0:
+        return (Tensor(np.zeros(int(c != 0), np.int64)),)
+    return tuple(Tensor(np.ascontiguousarray(i, dtype=np.int64)) for i in np.nonzero(c))
 
 
 @tensor_f("where")

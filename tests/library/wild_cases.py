@@ -1942,3 +1942,11 @@ for _name, _src in _API:
     if any(n == _name for n, _ in CASES):
         raise ValueError("duplicate case name: " + _name)
     CASES.append((_name, _src))
+
+# ------------------------------------------- a new user's short programs
+from wild_user_cases import CASES as _USER  # noqa: E402
+
+for _name, _src in _USER:
+    if any(n == _name for n, _ in CASES):
+        raise ValueError("duplicate case name: " + _name)
+    CASES.append((_name, _src))

@@ -1,0 +1,159 @@
+"""Golden cases of what short programs of a new user met: NumPy scalars beside tensors
+(operators, number arguments, torch.tensor's dtype inference), torch.where with a
+condition alone, torch.initial_seed, inspect.getdoc.  tests/library/wild_cases.py adds
+them to its CASES (recorded into tests/golden/wild.json by scripts/gen_golden.py wild);
+its rules apply."""
+
+import textwrap
+
+CASES = []
+
+
+def case(name, src):
+    if any(n == name for n, _ in CASES):
+        raise ValueError("duplicate case name: " + name)
+    CASES.append((name, textwrap.dedent(src).strip("\n") + "\n"))
+
+
+case(
+    "numpy_scalar/operators",
+    """
+    import torch
+    import numpy as np
+    i = torch.tensor([1, 2])
+    f = torch.ones(2, dtype=torch.float32)
+    d = torch.ones(2)
+    h = torch.ones(2, dtype=torch.float16)
+    for s in (np.float64(1.5), np.float32(1.5), np.int64(3), np.int32(3)):
+        for t in (i, f, d, h):
+            r = t * s
+            q = s + t
+            print(type(s).__name__, r, r.dtype, q.dtype, type(q).__name__)
+            print((t - s).dtype, (s - t).dtype, (t / s).dtype, (t > s).dtype, (t ** s).dtype)
+    x = torch.tensor([1., 2.], requires_grad=True)
+    y = (x * np.float32(3.0) + np.float64(0.5)).sum()
+    y.backward()
+    print(y, x.grad)
+    """,
+)
+
+case(
+    "numpy_scalar/arguments",
+    """
+    import torch
+    import numpy as np
+    for s in (np.float32(3.0), np.int64(2), np.float64(0.5)):
+        f = torch.ones(2, dtype=torch.float32)
+        print(f.clone().fill_(s), torch.full((2,), s), torch.full((2,), s, dtype=torch.float32))
+        print(torch.ones(3, dtype=torch.float32).clamp(max=s), torch.clamp(f, min=s), f.pow(s))
+        print(torch.zeros(2, 2).scatter_(1, torch.tensor([[0], [1]]), s))
+        print(torch.addcmul(f, f, f, value=s), f.add(f, alpha=s), f.clone().mul_(s))
+        print(torch.zeros(3).index_fill_(0, torch.tensor([1]), s), f.new_full((2,), s))
+        print(torch.arange(s), f.lerp(torch.zeros(2), s))
+        print(f.fmod(s), f.remainder(s), f.masked_fill(torch.tensor([True, False]), s))
+        print(torch.where(torch.tensor([True, False]), f, s))
+    """,
+)
+
+case(
+    "numpy_scalar/tensor_inference",
+    """
+    import torch
+    import numpy as np
+    print(torch.tensor(np.float32(2.5)), torch.tensor(np.int64(4)), torch.tensor(np.float64(1)))
+    for v in ([np.float64(1.0), 2.0], [np.float32(1.0), 2.0], [np.int32(1), 2],
+              [[np.float32(1.0)], [np.float64(2)]], [np.int64(1), 2.5], [np.float64(1), True],
+              [np.float32(1), np.int64(2)], (np.float64(1.5),), [np.int32(1), True]):
+        print(torch.tensor(v), torch.tensor(v).dtype)
+    print(torch.tensor([torch.tensor(1., dtype=torch.float32), 2.0]).dtype)
+    print(torch.tensor([torch.tensor(1, dtype=torch.int32), 2]).dtype)
+    print(torch.tensor([torch.tensor(1, dtype=torch.int32), torch.tensor(2, dtype=torch.int32)]))
+    print(torch.tensor([1.5, torch.tensor(2., dtype=torch.float16)]).dtype)
+    """,
+)
+
+case(
+    "where/condition_alone",
+    """
+    import torch
+    x = torch.tensor([[0., 1.5], [2., 0.]], requires_grad=True)
+    print(torch.where(x > 1))
+    print(torch.where(x))
+    print(torch.where(torch.tensor(3.)), torch.where(torch.tensor(0)))
+    r, c = torch.where(torch.tensor([[True, False, True]]))
+    print(r, c, r.dtype, r.is_contiguous())
+    print(torch.where(torch.zeros(2, 0, 3) > 0))
+    print(torch.where(condition=torch.tensor([0, 3, 0, 1])))
+    print(x[torch.where(x > 1)])
+    try:
+        torch.where(x > 1, x)
+    except TypeError as e:
+        print(str(e).splitlines()[0])
+    """,
+)
+
+case(
+    "initial_seed",
+    """
+    import torch
+    torch.manual_seed(42)
+    print(torch.initial_seed())
+    torch.manual_seed(-1)
+    print(torch.initial_seed())
+    g = torch.Generator().manual_seed(7)
+    print(g.initial_seed(), torch.initial_seed())
+    """,
+)
+
+case(
+    "inspect/getdoc",
+    '''
+    import inspect
+    def f(x):
+        """Square x.
+
+        Returns:
+            x squared
+        """
+        return x * x
+    def g():
+        pass
+    class A:
+        """An A.
+           Second line."""
+        def m(self):
+            """Method doc."""
+    class B(A):
+        pass
+    print(repr(inspect.getdoc(f)))
+    print(inspect.getdoc(g), inspect.getdoc(A), inspect.getdoc(B))
+    print(inspect.getdoc(B()), inspect.getdoc(A()), inspect.getdoc(A().m), inspect.getdoc(A.m))
+    print(repr(inspect.cleandoc("""  a
+        b
+          c""")))
+    ''',
+)
+
+case(
+    "combinations",
+    """
+    import torch
+    x = torch.tensor([1., 2., 3.], requires_grad=True)
+    c = torch.combinations(x)
+    print(c)
+    print(torch.combinations(x, r=3), torch.combinations(x, with_replacement=True))
+    print(torch.combinations(torch.tensor([1, 2, 3, 4]), r=1), torch.combinations(x, 3, True).shape)
+    print(torch.combinations(x, r=0), torch.combinations(x, r=4))
+    print(torch.combinations(torch.tensor([]), r=2))
+    (c * torch.arange(6.).view(3, 2)).sum().backward()
+    print(x.grad)
+    try:
+        torch.combinations(torch.ones(2, 2))
+    except RuntimeError as e:
+        print(e)
+    try:
+        torch.combinations(x, r=-1)
+    except RuntimeError as e:
+        print(e)
+    """,
+)
