@@ -6,6 +6,7 @@ torch.optim.lr_scheduler), which register nothing."""
 
 from . import values, python, methods, inplace, inplace_views, autograd_api, torch_ns  # noqa: F401
 from . import composite, composite_more, composite_docs, integration, correlation  # noqa: F401,E402
+from . import linalg_norms  # noqa: F401,E402
 
 methods.fill_methods()  # every op registered with method=True is a tensor method too
 from . import calculus, graphviz, io, optim, optim_more, transforms, einsum  # noqa: E402,F401

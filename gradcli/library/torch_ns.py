@@ -638,6 +638,8 @@ def namespace() -> dict:
                         "slogdet": linalg_slogdet,
                         "solve": BUILTINS["linalg.solve"].fn,
                         "vector_norm": BUILTINS["linalg.vector_norm"].fn,
+                        "matrix_norm": BUILTINS["linalg.matrix_norm"].fn,
+                        "norm": BUILTINS["linalg.norm"].fn,
                         "cross": BUILTINS["linalg.cross"].fn,
                     },
                 ),

@@ -157,3 +157,47 @@ case(
         print(e)
     """,
 )
+
+case(
+    "linalg/norms",
+    """
+    import torch
+    A = torch.tensor([[1., -2., 3.], [4., 5., -6.]], requires_grad=True)
+    n = torch.linalg.norm(A)
+    print(n, torch.linalg.norm(A, dim=1), torch.linalg.norm(A[0], ord=1))
+    print(torch.linalg.norm(A, ord='fro'), torch.linalg.norm(A, ord=1), torch.linalg.norm(A, ord=float('inf')))
+    print(torch.linalg.norm(A, ord=-1, dim=(1, 0)), torch.linalg.norm(A, 3, dim=0, keepdim=True))
+    print(torch.linalg.matrix_norm(A), torch.linalg.matrix_norm(A, ord=1), torch.linalg.matrix_norm(A, ord=-1))
+    print(torch.linalg.matrix_norm(A, ord=float('inf')), torch.linalg.matrix_norm(A, keepdim=True))
+    B = torch.arange(12.).reshape(2, 2, 3)
+    print(torch.linalg.matrix_norm(B), torch.linalg.matrix_norm(B, dim=(0, 2)))
+    print(torch.linalg.matrix_norm(B, ord=-float('inf'), dim=(2, 0), keepdim=True))
+    print(torch.linalg.matrix_norm(B, ord=1, dim=(-1, 0)), torch.linalg.norm(B))
+    print(torch.linalg.matrix_norm(A.float(), dtype=torch.float64))
+    n.backward()
+    print(A.grad)
+    A.grad = None
+    torch.linalg.matrix_norm(A, ord=1).backward()
+    print(A.grad)
+    A.grad = None
+    (torch.linalg.norm(A, float('inf')) + torch.linalg.norm(A, -float('inf'))).backward()
+    print(A.grad)
+    """,
+)
+
+errors_setup = "import torch\nA = torch.ones(2, 3)\nB = torch.ones(2, 2, 3)"
+for _i, _line in enumerate(
+    [
+        "torch.linalg.matrix_norm(torch.ones(3))",
+        "torch.linalg.matrix_norm(A, ord=3)",
+        "torch.linalg.matrix_norm(A, ord='abc')",
+        "torch.linalg.matrix_norm(A, dim=(0, -2))",
+        "torch.linalg.matrix_norm(A, dim=(0,))",
+        "torch.linalg.matrix_norm(A, dim=(0, 2))",
+        "torch.linalg.matrix_norm(torch.ones(2, 2, dtype=torch.int64))",
+        "torch.linalg.norm(B, ord=1)",
+        "torch.linalg.norm(B, ord='fro')",
+        "torch.linalg.norm(A, dim=(0, 1, 1))",
+    ]
+):
+    case(f"linalg/norm_errors/{_i}", errors_setup + "\n" + _line + "\n")
