@@ -289,7 +289,7 @@ class Optimizer:
     language_attrs = {
         "param_groups": lambda o: o.param_groups,
         "defaults": lambda o: o.defaults,
-        "state": lambda o: o.state,
+        "state": optim_state.state_view,
     }
 
     def __repr__(self):
@@ -677,10 +677,17 @@ class Adagrad(Optimizer):
                 "fused": fused,
             },
         )
+        for group in self.param_groups:  # torch's Adagrad makes its state here, not at a step
+            for p in group["params"]:
+                self.kept[id(p)] = self._initial(p.data, group)
+
+    @staticmethod
+    def _initial(p, o):
+        return {"step": 0.0, "sum": np.full_like(p, o["initial_accumulator_value"])}
 
     def update(self, st, p, g, o, dt):
         if not st:
-            st.update(step=0.0, sum=np.full_like(p, o["initial_accumulator_value"]))
+            st.update(self._initial(p, o))
         st["step"] += 1
         p, g = decayed(p, g, o, dt)
         clr = o["lr"] / (1 + (st["step"] - 1) * o["lr_decay"])

@@ -1,6 +1,6 @@
 """An optimizer's state_dict() and load_state_dict(), as torch.optim.Optimizer's: the
 groups with each parameter replaced by its index (in the order of the groups), and the
-state of each parameter that has one under that index.
+state of each parameter that has one under that index; `opt.state` as torch shows it.
 
 optim.py's own steps keep a parameter's state as their arithmetic wants it (the step
 count a Python float, arrays, NumPy scalars): here it becomes what torch keeps, 0-dim
@@ -11,6 +11,7 @@ to its parameter's dtype, as torch does."""
 from __future__ import annotations
 
 import copy
+from collections import defaultdict
 
 import numpy as np
 
@@ -37,6 +38,23 @@ def _packed(st):
         elif isinstance(v, (np.ndarray, np.generic)):
             v = Tensor(np.array(v))
         out[key] = v
+    return out
+
+
+def state_view(opt):
+    """`opt.state` as torch's: a defaultdict(dict) from each parameter to its state.  The
+    library's own steps keep theirs apart, as their arithmetic wants it (optim.py `kept`):
+    it is shown packed as state_dict() packs it (copies, in the groups' order), beside what
+    a program's own step keeps in `opt.state` (the dict itself when there is nothing else)."""
+    if not any(opt.kept.values()):
+        return opt.state
+    out = defaultdict(dict)
+    for group in opt.param_groups:
+        for p in group["params"]:
+            st = opt.kept.get(id(p))
+            if st and p not in out:
+                out[p] = _packed(st)
+    out.update(opt.state)
     return out
 
 

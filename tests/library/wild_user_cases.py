@@ -201,3 +201,29 @@ for _i, _line in enumerate(
     ]
 ):
     case(f"linalg/norm_errors/{_i}", errors_setup + "\n" + _line + "\n")
+
+case(
+    "optim/state",
+    """
+    import torch
+    for cls, kw in ((torch.optim.SGD, {"lr": 0.1}), (torch.optim.SGD, {"lr": 0.1, "momentum": 0.9}),
+                    (torch.optim.Adam, {}), (torch.optim.AdamW, {"amsgrad": True}),
+                    (torch.optim.RMSprop, {"momentum": 0.5, "centered": True}),
+                    (torch.optim.Adagrad, {}), (torch.optim.Adadelta, {}), (torch.optim.Adamax, {}),
+                    (torch.optim.NAdam, {}), (torch.optim.RAdam, {}), (torch.optim.ASGD, {}),
+                    (torch.optim.Rprop, {})):
+        p = torch.nn.Parameter(torch.tensor([1., -2.], dtype=torch.float32))
+        q = torch.nn.Parameter(torch.tensor([0.5]))
+        opt = cls([{"params": [p]}, {"params": [q]}], **kw)
+        print(cls.__name__, len(opt.state), opt.state)
+        for _ in range(2):
+            opt.zero_grad()
+            ((p ** 2).sum() + (q ** 3).sum()).backward()
+            opt.step()
+        print(len(opt.state), list(opt.state[p].keys()), p in opt.state, q in opt.state)
+        for k, v in opt.state[p].items():
+            print(k, v)
+        print(opt.state[q])
+        print(opt.state_dict()["state"])
+    """,
+)
