@@ -21,7 +21,7 @@ from .loop_shapes import bound_names
 from .loop_shapes import names_in, report
 from .parser import Tree
 from .positions import pos
-from .replay import Body, _names, _not
+from .replay import MAX_RECORDS, Body, _names, _not
 from .replay_records import BACKWARD
 from .stmtlines import sequence
 
@@ -87,7 +87,22 @@ def compile_loop(comp, suite, target, cond):
     written = set().union(*(_written(n) for n in nodes[at:]))
     checks = [_quiet(comp, n, written) for n in nodes[:at]]
     body.quiet = None if None in checks else tuple(zip(closures, checks))
+    body.binds = tuple(comp.load_name(name, nodes[0]) for name in sorted(heads))
     return body
+
+
+def _graphed(loads, s):
+    """Whether a name the head bound holds a tensor that requires grad (the output of a
+    forward the head ran, `logits, h = model(xb)`): a plan would fail on it (a head's
+    names are data tensors, replay_plan._swapped), so none is noted."""
+    for load in loads:
+        try:
+            v = load(s)
+        except Exception:
+            continue
+        if type(v) is Tensor and v.requires_grad:
+            return True
+    return False
 
 
 #: what a quiet head's names may hold (unpacked, passed: no code of the program runs)
@@ -161,21 +176,22 @@ def _suite(suite, nodes):
 class Headed(Body):
     """A loop body with a compiled head (`compile_loop`)."""
 
-    __slots__ = ("head", "whole", "quiet")  # (whole: the head and the rest, as compiled;
-    # quiet: per statement its closure and `_quiet`'s check, or None)
+    __slots__ = ("head", "whole", "quiet", "binds")  # (whole: the head and the rest, as
+    # compiled; quiet: per statement its closure and `_quiet`'s check, or None; binds:
+    # the loads of the names the head binds; not `loads`, the assignments' in Body)
 
     def start(self, s):
-        return _Run(Body.start(self, s), self.head, self.quiet)
+        return _Run(Body.start(self, s), self.head, self.quiet, self.binds)
 
 
 class _Run:
     """A run of a Headed body: before each iteration the names the last one made are
     bound, then the head runs as compiled; the rest is the replay run's."""
 
-    __slots__ = ("run", "head", "quiet")
+    __slots__ = ("run", "head", "quiet", "loads")
 
-    def __init__(self, run, head, quiet):
-        self.run, self.head, self.quiet = run, head, quiet
+    def __init__(self, run, head, quiet, loads):
+        self.run, self.head, self.quiet, self.loads = run, head, quiet, loads
 
     def iteration(self, s):
         run = self.run
@@ -192,13 +208,23 @@ class _Run:
                 r = closure(s)
                 if r is not None:  # (an assignment gives no signal)
                     return r
-            return run.iteration(s)
+            return self._rest(s)
         if run.pending:
             _bind(run)
         run.steady = False
         r = self.head(s)
         if r is not None:  # (an assignment gives no signal: kept for the general case)
             return r
+        return self._rest(s)
+
+    def _rest(self, s):
+        """The statements after the head: the replay run's iteration, which notes none
+        when the head bound a tensor that requires grad (`_graphed`: the loop's other
+        iterations as compiled, by the fast tier where it can)."""
+        run = self.run
+        if run.plan is None and run.records < MAX_RECORDS and _graphed(self.loads, s):
+            run.records = MAX_RECORDS
+            run.why = "a name the head binds holds a tensor that requires grad"
         return run.iteration(s)
 
     def unsteady(self):

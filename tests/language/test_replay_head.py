@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import replay_both, replayed_iterations
+from conftest import replay_both, replayed_iterations, run_inprocess
 
 _HEAD = """import torch
 import torch.nn as nn
@@ -38,6 +38,8 @@ _CASES = {
     opt.zero_grad()
     loss.backward()
     opt.step()
+    if step % 5 == 0:
+        print(step, loss.item())
 print(loss, logits.sum())
 """,
     # the head reads what the last iteration made (bound before it runs)
@@ -178,3 +180,37 @@ def test_head_prints_what_compiled_prints(name):
 @pytest.mark.parametrize("name", list(PROGRAMS))
 def test_head_replays(name, monkeypatch):
     assert replayed_iterations(monkeypatch, PROGRAMS[name]) >= (4 if "raises" in name else 8)
+
+
+# a head that runs a forward (its outputs require grad: a plan would fail on them):
+# no iteration noted, the loop as compiled (`_graphed`)
+GRAPHED = (
+    _HEAD.format(dt="torch.float32")
+    + """for step in range(12):
+    xb, yb = get_batch(16)
+    logits, h = model(xb), xb
+    loss = F.cross_entropy(logits, yb)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+print(loss, logits.sum())
+"""
+)
+
+
+def test_a_head_running_a_forward_notes_nothing(monkeypatch):
+    from gradcli.language import replay
+
+    on, off = replay_both(GRAPHED)
+    assert (on.stdout, on.stderr, on.returncode) == (off.stdout, off.stderr, off.returncode)
+    assert off.returncode == 0, off.stderr
+    noted = [0]
+    real = replay.Run._record
+
+    def counted(self):
+        noted[0] += 1
+        return real(self)
+
+    monkeypatch.setattr(replay.Run, "_record", counted)
+    run_inprocess(GRAPHED)
+    assert noted[0] == 0
