@@ -29,7 +29,7 @@ from ..ops import torch_forms
 from ..core import layout
 from .methods import write_
 from .autograd_api import ENABLE_GRAD, NO_GRAD
-from .values import Module, Size
+from .values import BuiltinFunction, Module, Size
 from .torch_names import name_classes
 from . import calculus, counting, random_api  # noqa: F401  (counting: its ops)
 from .nn import module as nn_module
@@ -77,6 +77,38 @@ def manual_seed(seed):
 def initial_seed():
     """torch.initial_seed(): the seed the default generator was last seeded with."""
     return context.current.generator.initial_seed()
+
+
+def compile(
+    model=None,
+    *,
+    fullgraph=False,
+    dynamic=None,
+    backend="inductor",
+    mode=None,
+    options=None,
+    disable=False,
+):
+    """torch.compile(fn), `@torch.compile`, `@torch.compile(mode=...)`: the function itself,
+    run as it is (torch's compiled code computes what eager code does; gradcli has one
+    way to run it).  A module is refused: torch wraps it in an OptimizedModule, whose
+    repr and state_dict keys ('_orig_mod.') gradcli does not make."""
+    if model is None:
+        return BuiltinFunction("compile", compile)
+    if isinstance(model, nn_module.Module):
+        raise GradRuntimeError(
+            "torch.compile of an nn.Module is not supported (torch wraps it in an "
+            "OptimizedModule): compile its forward's function, or use the module as it is"
+        )
+    if not callable(model):
+        raise GradAssertionError(
+            f"A callable function is expected, but {_py_class(model)} is provided."
+        )
+    return model
+
+
+def _py_class(v):
+    return f"<class '{type_name(v)}'>"
 
 
 def _float_dtype(dtype):
@@ -656,6 +688,7 @@ def namespace() -> dict:
         torch_members["diff"] = METHOD_ONLY["diff"].fn
         torch_members.update(random_api.namespace_members())
         torch_members["inference_mode"] = inference_mode
+        torch_members["compile"] = compile
         torch_members["is_inference_mode_enabled"] = inference.is_inference_mode_enabled
         transforms.install(torch_members, autograd, autograd_functional)
         # torch.special: the functions PyTorch also has under its own names there

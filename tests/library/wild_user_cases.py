@@ -227,3 +227,24 @@ case(
         print(opt.state_dict()["state"])
     """,
 )
+
+case(
+    "compile/functions",
+    """
+    import torch
+    f = torch.compile(lambda a: a.sin() + 1)
+    print(f(torch.tensor([0.0, 1.0], dtype=torch.float32)))
+    @torch.compile
+    def g(x):
+        return x * 2
+    print(g(torch.ones(2)), g.__name__)
+    @torch.compile(mode="reduce-overhead", fullgraph=True)
+    def h(x):
+        return x + 1
+    print(h(torch.ones(2)))
+    try:
+        torch.compile(3)
+    except AssertionError as e:
+        print(e)
+    """,
+)
