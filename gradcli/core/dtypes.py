@@ -128,6 +128,10 @@ def _category(dt) -> int:
 
 def scalar_dtype(v):
     """The dtype a Python scalar takes when it is made into a tensor."""
+    if type(v) is float:
+        return context.current.default_float
+    if type(v) is int:
+        return int64
     if isinstance(v, bool):
         return bool_
     if isinstance(v, (int, np.integer)):  # NumPy's integers are ints to PyTorch
@@ -165,10 +169,12 @@ def result_type(*operands):
         a, b = operands
         da = getattr(a, "data", None)
         db = getattr(b, "data", None)
-        if da is not None and db is not None and type(da) is type(db):
-            # (a NumPy scalar's .data is a memoryview: the general rule below)
-            if da.dtype is db.dtype and (da.ndim and db.ndim or not da.ndim and not db.ndim):
-                return da.dtype
+        if da is not None and db is not None:
+            try:
+                if da.dtype is db.dtype and (da.ndim and db.ndim or not da.ndim and not db.ndim):
+                    return da.dtype
+            except AttributeError:  # a NumPy scalar's .data, a memoryview: the rule below
+                pass
         elif da is not None and (type(b) is float or type(b) is int) and da.dtype.kind == "f":
             return da.dtype
         elif db is not None and (type(a) is float or type(a) is int) and db.dtype.kind == "f":
