@@ -27,6 +27,7 @@ from ..runtime.errors import GradRuntimeError, GradValueError
 from .dims import one_dim
 from .loss import P, T, _floats, _reduce, _reduction
 from .registry import FUNCTIONS, Arg, register
+from .unary import forward_of
 
 _OP = FUNCTIONS  # the ops by name, looked up when a loss is computed
 
@@ -311,14 +312,15 @@ class SoftMarginLoss(_Pointwise):
     target_grad = False
 
     def loss(self, x, t):
-        return np.log1p(np.exp(-x * t))
+        # ATen: neg_out(input).mul_(target).exp_().log1p_(), each PyTorch's kernel
+        return forward_of("log1p", forward_of("exp", -x * t))
 
     def deriv(self, x, t):
         z = _OP["exp"](-t * x)
         return -t * z / (1 + z)
 
     def grads(self, x, t, g, norm):
-        z = np.exp(-t * x)
+        z = forward_of("exp", -t * x)
         return ((t * z) * -norm / (z + 1) * g).astype(x.dtype)
 
 

@@ -650,3 +650,19 @@ case(
     print(y.grad)
     """,
 )
+case(
+    "soft_margin_loss/kernels",
+    """
+    import torch
+    import torch.nn.functional as F
+    torch.manual_seed(0)
+    for dt in (torch.float32, torch.float64):
+        x = torch.randn(40, 1, dtype=dt, requires_grad=True)
+        y = torch.randn(40, 1, dtype=dt).sign()
+        l = F.soft_margin_loss(x, y)
+        l.backward()
+        print(l.item(), x.grad.flatten().tolist())
+        print(F.soft_margin_loss(x, y, reduction='none').flatten().tolist())
+        print(torch.nn.SoftMarginLoss(reduction='sum')(x * 3, y).item())
+    """,
+)
