@@ -689,6 +689,7 @@ def namespace() -> dict:
         torch_members.update(random_api.namespace_members())
         torch_members["inference_mode"] = inference_mode
         torch_members["compile"] = compile
+        torch_members["__version__"] = "2.13.0+cpu"  # (the PyTorch whose printing it follows)
         torch_members["is_inference_mode_enabled"] = inference.is_inference_mode_enabled
         transforms.install(torch_members, autograd, autograd_functional)
         # torch.special: the functions PyTorch also has under its own names there

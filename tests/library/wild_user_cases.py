@@ -248,3 +248,12 @@ case(
         print(e)
     """,
 )
+
+case(
+    "torch_version",
+    """
+    import torch
+    print(torch.__version__, torch.__version__[:4], torch.__version__ >= "2.0")
+    print(torch.__version__.split("+")[0], int(torch.__version__.split(".")[0]) >= 2)
+    """,
+)
