@@ -375,7 +375,31 @@ def _operand(a):
         return _aligned(a), False, max(1, a.shape[1])
     if flags.f_contiguous:
         return _aligned(a.T), True, max(1, a.shape[0])  # (its address is a's)
+    lies = _with_leading(a)
+    if lies is not None:
+        return lies
     return _copy_aligned(a), False, max(1, a.shape[1])  # PyTorch copies it too
+
+
+def _with_leading(a):
+    """_operand's answer for a view whose rows (or columns) are each contiguous, a
+    leading dimension apart (`x[::2]`, `x[:, :3]`, a transposed one): passed where it
+    lies, as addmm_impl_cpu_ and addmv pass it (rows first: strides (>= cols, 1), then
+    (1, >= rows)); None when it is not such a view or does not lie as PyTorch's storage
+    would."""
+    item = a.itemsize
+    s0, s1 = a.strides
+    p, q = a.shape
+    if s0 < 0 or s1 < 0 or s0 % item or s1 % item:
+        return None
+    if s1 == item and s0 >= item * max(1, q):
+        arr, tr, ld = a, False, s0 // item
+    elif s0 == item and s1 >= item * max(1, p):
+        arr, tr, ld = a.T, True, s1 // item
+    else:
+        return None
+    at = address(a)
+    return ((arr, at), tr, ld) if _placed(a, at) else None
 
 
 def _gemm_as_two(p, args, c=None):
@@ -808,12 +832,23 @@ def _by_strides(x):
     p, q = x.shape
     s0, s1 = x.strides[0] // x.itemsize, x.strides[1] // x.itemsize
     if s0 == 1 and s1 >= max(1, p):
-        (arr, at) = _aligned(x.T)
+        (arr, at) = _rows_in_place(x.T)
         return (arr, at), False, arr.strides[0] // x.itemsize if q > 1 else s1
     if s1 == 1 and s0 >= max(1, q):
-        (arr, at) = _aligned(x)
+        (arr, at) = _rows_in_place(x)
         return (arr, at), True, arr.strides[0] // x.itemsize if p > 1 else s0
     return _copy_aligned(x), True, max(1, q)
+
+
+def _rows_in_place(x):
+    """(x, its address) for a matrix whose rows are each contiguous, a leading dimension
+    apart, where it lies as PyTorch's storage would (PyTorch passes such a view with
+    its leading dimension, no copy); else `_aligned`'s."""
+    if not x.flags.c_contiguous and x.strides[0] >= 0:
+        at = address(x)
+        if _placed(x, at):
+            return x, at
+    return _aligned(x)
 
 
 def _alone(fn, args):

@@ -666,3 +666,53 @@ case(
         print(torch.nn.SoftMarginLoss(reduction='sum')(x * 3, y).item())
     """,
 )
+case(
+    "strided_matmul/small",
+    """
+    import torch
+    from torch import nn
+    torch.set_default_dtype(torch.float64)
+    torch.manual_seed(11)
+    net = nn.Sequential(nn.Linear(5, 7), nn.ReLU(), nn.Linear(7, 3))
+    X = torch.randn(16, 5)
+    Y = torch.randint(0, 3, (16,))
+    parts = [net(X[i::2]) for i in range(2)]
+    loss = sum(nn.functional.cross_entropy(p, Y[i::2]) for i, p in enumerate(parts))
+    loss.backward()
+    print(net[0].weight.grad.tolist())
+    print(net[2].weight.grad.tolist(), net[0].bias.grad.tolist())
+    Z = torch.randn(12, 12, dtype=torch.float32)
+    print((Z[1::2, :5] @ Z[2:7, 3:9]).tolist())
+    print(torch.mv(Z[2:10, 1:9].t(), Z[0, 1:9]).tolist())
+    print((Z[3:9, 2:3].t() @ Z[1:7, 4:11]).tolist())
+    print((Z[0::3, 1:] @ Z[1:12, 2:3]).tolist())
+    """,
+)
+case(
+    "strided_matmul/large",
+    """
+    import torch
+    torch.manual_seed(5)
+    for dt in (torch.float64, torch.float32):
+        X = torch.randn(40, 24, dtype=dt)
+        W = torch.randn(17, 24, dtype=dt)
+        Z = torch.randn(64, 64, dtype=dt)
+        A = torch.randn(400, 300, dtype=dt)
+        B = torch.randn(300, 260, dtype=dt)
+        outs = [
+            X[1::2] @ W.t(),
+            X[:, 2:22] @ W[:, 1:21].t(),
+            Z[1:41, 3:27] @ W.t(),
+            W @ X[0::2].t(),
+            torch.mv(Z[2:26, :30].t(), X[0]),
+            torch.addmm(torch.ones(17, dtype=dt), X[1::2], W.t()),
+            X[1::2, 2:] @ Z[0:22, 1:2],
+            A[1::2] @ B[:, :200],
+            A[:, 7:207].t() @ A[:, 11:131],
+            torch.mv(A[1::2, 5:205], B[:200, 7]),
+            B[2:130, :].t() @ A[5:133, 1:290],
+        ]
+        for i, o in enumerate(outs):
+            print(dt, i, tuple(o.shape), o.sum().item(), hash(tuple(o.flatten().tolist())))
+    """,
+)
