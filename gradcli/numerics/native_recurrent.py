@@ -35,88 +35,36 @@ def gru_backward_ir(ir, mod, name, single):
     the caller's)."""
     t = ir.FloatType() if single else ir.DoubleType()
     dbl = ir.DoubleType()
-    i64 = ir.IntType(64)
-    pt, pi = ir.PointerType(t), ir.PointerType(i64)
-    fn = ir.Function(mod, ir.FunctionType(i64, [pi]), name=name)
-    (params,) = fn.args
-    blocks = ("entry", "row", "col", "row_end", "done")
-    entry, row, col, row_end, done = (fn.append_basic_block(x) for x in blocks)
-    zero, one = ir.Constant(i64, 0), ir.Constant(i64, 1)
-    b = ir.IRBuilder(entry)
-    vals = [b.load(b.gep(params, [ir.Constant(i64, k)])) for k in range(3 + 2 * len(GRU_ARRAYS))]
-    rows, size, adds = vals[:3]
-    arr = {
-        key: (b.inttoptr(vals[3 + 2 * k], pt), vals[4 + 2 * k]) for k, key in enumerate(GRU_ARRAYS)
-    }
-    two = b.mul(size, ir.Constant(i64, 2))
-    ok = b.and_(b.icmp_signed(">", rows, zero), b.icmp_signed(">", size, zero))
-    b.cbranch(ok, row, done)
 
-    b = ir.IRBuilder(row)
-    i, cnt = b.phi(i64), b.phi(i64)
-    i.add_incoming(zero, entry)
-    cnt.add_incoming(zero, entry)
-    base = {key: b.gep(p, [b.mul(i, step)]) for key, (p, step) in arr.items()}
-    b.branch(col)
+    def body(b, emit, load, store):
+        gh = load("g")
+        gh1 = b.fadd(gh, load("c0"))
+        gh2 = b.fadd(gh1, load("c1"))
+        two = ir.Constant(load.one.type, 2)
+        gh = b.select(
+            b.icmp_signed(">=", load.adds, two),
+            gh2,
+            b.select(b.icmp_signed(">=", load.adds, load.one), gh1, gh),
+        )
+        r, z, n, hnew, d = (load(k) for k in ("r", "z", "n", "hnew", "d"))
+        gd = b.fmul(gh, z)
+        gz = b.fmul(gh, d)
+        nd = b.fpext(n, dbl) if single else n
+        f = (emit.fma32 if single else emit.fma64)(nd, b.fneg(nd), ir.Constant(dbl, 1.0))
+        ga = b.fmul(b.fadd(gh, b.fneg(gd)), f)
+        ghnew = b.fmul(ga, r)
+        gr = b.fmul(ga, hnew)
+        onet, zt = ir.Constant(t, 1.0), ir.Constant(t, 0.0)
+        sr = b.fadd(b.fmul(b.fmul(gr, b.fsub(onet, r)), r), zt)
+        sz = b.fadd(b.fmul(b.fmul(gz, b.fsub(onet, z)), z), zt)
+        store("gd", 0, gd)
+        for key, last in (("ghg", ghnew), ("gig", ga)):
+            store(key, 0, sr)
+            store(key, 1, sz)
+            store(key, 2, b.fadd(last, zt))
+        return gd, sr, sz, ghnew, ga
 
-    b = ir.IRBuilder(col)
-    j, c = b.phi(i64), b.phi(i64)
-    j.add_incoming(zero, row)
-    c.add_incoming(cnt, row)
-
-    def at(key, off=None):
-        return b.gep(base[key], [j if off is None else b.add(j, off)])
-
-    def load(key):
-        return b.load(at(key))
-
-    gh = load("g")
-    gh1 = b.fadd(gh, load("c0"))
-    gh2 = b.fadd(gh1, load("c1"))
-    gh = b.select(
-        b.icmp_signed(">=", adds, ir.Constant(i64, 2)),
-        gh2,
-        b.select(b.icmp_signed(">=", adds, one), gh1, gh),
-    )
-    r, z, n, hnew, d = (load(k) for k in ("r", "z", "n", "hnew", "d"))
-    gd = b.fmul(gh, z)
-    gz = b.fmul(gh, d)
-    emit = Emit(ir, mod, b)
-    nd = b.fpext(n, dbl) if single else n
-    f = (emit.fma32 if single else emit.fma64)(nd, b.fneg(nd), ir.Constant(dbl, 1.0))
-    ga = b.fmul(b.fadd(gh, b.fneg(gd)), f)
-    ghnew = b.fmul(ga, r)
-    gr = b.fmul(ga, hnew)
-    onet, zt = ir.Constant(t, 1.0), ir.Constant(t, 0.0)
-    sr = b.fadd(b.fmul(b.fmul(gr, b.fsub(onet, r)), r), zt)
-    sz = b.fadd(b.fmul(b.fmul(gz, b.fsub(onet, z)), z), zt)
-    b.store(gd, at("gd"))
-    b.store(sr, at("ghg"))
-    b.store(sz, at("ghg", size))
-    b.store(b.fadd(ghnew, zt), at("ghg", two))
-    b.store(sr, at("gig"))
-    b.store(sz, at("gig", size))
-    b.store(b.fadd(ga, zt), at("gig", two))
-    bad = emit.bad
-    for v in (gd, sr, sz, ghnew, ga):
-        bad = b.or_(bad, b.fcmp_unordered("uno", v, v))
-    c2 = b.add(c, b.zext(bad, i64))
-    j2 = b.add(j, one)
-    j.add_incoming(j2, b.block)
-    c.add_incoming(c2, b.block)
-    b.cbranch(b.icmp_signed("<", j2, size), col, row_end)
-
-    b = ir.IRBuilder(row_end)
-    i2 = b.add(i, one)
-    i.add_incoming(i2, row_end)
-    cnt.add_incoming(c2, row_end)
-    b.cbranch(b.icmp_signed("<", i2, rows), row, done)
-
-    b = ir.IRBuilder(done)
-    total = b.phi(i64)
-    total.add_incoming(zero, entry)
-    total.add_incoming(c2, row_end)
-    b.ret(total)
+    _rows_loop(ir, mod, name, t, GRU_ARRAYS, body)
 
 
 #: the GRU step forward's parameters, in this order in its i64 array: the batch and hidden
