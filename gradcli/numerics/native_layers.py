@@ -173,20 +173,30 @@ def gru_backward(g, carry, kept, gig):
     if lib is None:
         return None
     dt = g.dtype
-    shape = g.shape
-    size = dt.itemsize
-    ats = []
-    for a in (g, *carry, *(g,) * (2 - len(carry)), *kept):
-        if a.dtype != dt or a.shape != shape or a.strides[1] != size or a.strides[0] < 0:
-            return None
-        ats += (address(a), a.strides[0] // size)
-    rows, cols = shape
+    ats = _row_operands((g, *carry, *(g,) * (2 - len(carry)), *kept))
+    if ats is None:
+        return None
+    rows, cols = shape = g.shape
     gd = np.empty(shape, dt)
     ghg = np.empty((rows, 3 * cols), dt)
     ats += (address(gd), cols, address(ghg), 3 * cols, address(gig), 3 * cols)
     if _call(lib.gru_backward[dt.char], rows, cols, len(carry), *ats):
         return None
     return gd, ghg
+
+
+def _row_operands(arrays):
+    """[address, row step (in elements)] of each array in turn, for a step's loop
+    (native_recurrent._rows_loop); None unless all have the first's dtype and shape,
+    contiguous columns and ascending rows."""
+    first = arrays[0]
+    dt, shape, size = first.dtype, first.shape, first.itemsize
+    ats: list = []
+    for a in arrays:
+        if a.dtype != dt or a.shape != shape or a.strides[1] != size or a.strides[0] < 0:
+            return None
+        ats += (address(a), a.strides[0] // size)
+    return ats
 
 
 def lstm_backward(g, carry, gc, kept, gig):
@@ -199,14 +209,10 @@ def lstm_backward(g, carry, gc, kept, gig):
     if lib is None or len(carry) > 1:
         return None
     dt = g.dtype
-    shape = g.shape
-    size = dt.itemsize
-    ats = []
-    for a in (g, *carry, *(g,) * (1 - len(carry)), gc, *kept):
-        if a.dtype != dt or a.shape != shape or a.strides[1] != size or a.strides[0] < 0:
-            return None
-        ats += (address(a), a.strides[0] // size)
-    rows, cols = shape
+    ats = _row_operands((g, *carry, *(g,) * (1 - len(carry)), gc, *kept))
+    if ats is None:
+        return None
+    rows, cols = shape = g.shape
     gc_out = np.empty(shape, dt)
     gates = np.empty((rows, 4 * cols), dt)
     ats += (address(gc_out), cols, address(gates), 4 * cols, address(gig), 4 * cols)
