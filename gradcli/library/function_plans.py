@@ -281,6 +281,16 @@ def _same(a, b):
     return len(a) == len(b) and all(x is y for x, y in zip(a, b))
 
 
+def _recording(rec, fn, *args):
+    """fn(*args) with the recorder `rec` seeing the ops it applies (and none after)."""
+    modes.set_recorder(rec)
+    try:
+        return fn(*args)
+    finally:
+        if modes.state.recorder is rec:
+            modes.set_recorder(None)
+
+
 def usable():
     """Whether a call may use or make a plan now: no mode on, plans allowed."""
     return not modes.state.on and context.current.replay
@@ -310,12 +320,7 @@ def forward(cls, ctx, args):
     if reads is None or _reads(cls.backward) is None:
         return fn(ctx, *args)
     rec = _Recorder(args)
-    modes.set_recorder(rec)
-    try:
-        out = fn(ctx, *args)
-    finally:
-        if modes.state.recorder is rec:
-            modes.set_recorder(None)
+    out = _recording(rec, fn, ctx, *args)
     plan = _forward_plan(rec, ctx, out, (fn, *reads))
     table[kinds] = _NO if plan is None else plan
     if plan is not None:
@@ -418,12 +423,7 @@ def backward(cls, ctx, grads, nargs):
     if reads is None or got is None and len(plan.backwards) >= _MAX_KINDS:
         return fn(ctx, *grads)
     rec = _Recorder(inputs)
-    modes.set_recorder(rec)
-    try:
-        res = fn(ctx, *grads)
-    finally:
-        if modes.state.recorder is rec:
-            modes.set_recorder(None)
+    res = _recording(rec, fn, ctx, *grads)
     plan.backwards[kinds] = _backward_plan(rec, res, (fn, *reads), nargs)
     return res
 
