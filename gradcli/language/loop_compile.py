@@ -208,11 +208,16 @@ def _compile(comp, nodes, target_names, cond, changing=frozenset()):
         elif kind == "library" and n.data == "assign":
             bound.add(n.children[0].children[0].value)
     changed = set().union(*(_augmented(n) for n in nodes))
+    moved = changed | target_names  # (a step's factor a loop's target or a head's name
+    # binds, `p -= lr * p.grad` after `lr = lrs[i]`: read as it is then, not a constant)
     items = []
     comp.depth += 1  # (as Compiler.block compiles a block)
     try:
         for n, kind_what in zip(nodes, kinds):
-            items.append(_item(comp, n, kind_what, results, changed, (alt, cells)))
+            steps = kind_what[0] in ("updates", "each")
+            items.append(
+                _item(comp, n, kind_what, results, moved if steps else changed, (alt, cells))
+            )
     finally:
         comp.depth -= 1
     return tuple(items)

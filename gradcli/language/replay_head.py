@@ -38,15 +38,84 @@ def _bound(n):
     return None
 
 
+def _headed(n):
+    """The names a statement a head may have binds (`_bound`'s assignments, or a `for`
+    loop without `else` over a name, `for g in opt.param_groups: g["lr"] = lr`: its
+    target and what its statements bind), else None."""
+    if n.data != "for_stmt":
+        return _bound(n)
+    target, _, _, other = n.children
+    if other is not None or not (isinstance(target, Tree) and target.data == "name"):
+        return None
+    return {target.children[0].value} | _written(n)
+
+
+#: the kinds of statement that may read a name a schedule binds (`_scheduled`): no_grad
+#: steps and gradient clearing, run as compiled, reading the name as it is then
+_STEPS = frozenset({"updates", "each"})
+
+
+def _scheduled(nodes, at):
+    """Whether the assignment `nodes[at]` binds a name that only steps read after it (a
+    learning rate `lr = 0.1 * 0.99 ** i`, `lr = lrs[i]` read by `p -= lr * p.grad`, or by
+    a head's `g["lr"] = lr`), its value made of numbers, names, arithmetic, subscripts
+    and calls of names (`_numeric`, no method: a tensor's op): a number the iteration
+    changes, run in the head, where a replayed assignment that applies no op gives no
+    plan."""
+    n = nodes[at]
+    if _kind(n) is None or _kind(n)[0] != "assign" or not _numeric(n.children[1]):
+        return False
+    name = _kind(n)[1]
+    readers = [m for m in nodes[at + 1 :] if name in names_in(m)]
+    return bool(readers) and all(_kind(m) is None or _kind(m)[0] in _STEPS for m in readers)
+
+
+def _numeric(node) -> bool:
+    """Whether an expression is made of numbers, names, `+ - * / // % **`, unary minus,
+    `name[index]` and calls `f(args)` of a name (`get_lr(it)`, `lrs[i]`), each part so."""
+    if not isinstance(node, Tree):
+        return False
+    d, ch = node.data, node.children
+    if d in ("name", "number"):
+        return True
+    if d == "binary":
+        return all(t.value in _NUMERIC for t in ch[1::2]) and all(map(_numeric, ch[0::2]))
+    if d == "power":
+        return _numeric(ch[0]) and _numeric(ch[2])
+    if d == "unary":
+        return ch[0].value == "-" and _numeric(ch[1])
+    if d == "getitem":
+        subs = ch[1]
+        return (
+            _numeric(ch[0])
+            and isinstance(subs, Tree)
+            and subs.data == "subscripts"
+            and all(map(_numeric, subs.children))
+        )
+    if d == "call":
+        args = ch[1].children if ch[1] is not None else ()
+        return (
+            isinstance(ch[0], Tree)
+            and ch[0].data == "name"
+            and all(isinstance(a, Tree) and a.data not in _ARGS and _numeric(a) for a in args)
+        )
+    return False
+
+
+_NUMERIC = frozenset({"+", "-", "*", "/", "//", "%"})
+_ARGS = frozenset({"kwarg", "star_arg", "kw_arg", "starstar_arg"})
+
+
 def head_length(nodes):
-    """How many statements a body's head has: the `_bound` assignments it starts with, up
-    to the last of a kind a replayed body may not have among them; 0 when it has none
-    or no `backward` follows it (a training step: a loop of plain Python, or a function
-    holding one, would leave the fast tier, as for a tail: loop_compile._tail)."""
+    """How many statements a body's head has: the `_headed` statements it starts with, up
+    to the last of a kind a replayed body may not have among them (or a schedule's
+    assignment, `_scheduled`); 0 when it has none or no `backward` follows it (a training
+    step: a loop of plain Python, or a function holding one, would leave the fast tier,
+    as for a tail: loop_compile._tail)."""
     at = end = 0
-    while at < len(nodes) and _bound(nodes[at]) is not None:
+    while at < len(nodes) and _headed(nodes[at]) is not None:
         at += 1
-        if _kind(nodes[at - 1]) is None:
+        if _kind(nodes[at - 1]) is None or _scheduled(nodes, at - 1):
             end = at
     kinds = [_kind(n) for n in nodes[end:]]
     return end if any(k is not None and k[0] == "backward" for k in kinds) else 0
@@ -62,7 +131,7 @@ def compile_loop(comp, suite, target, cond):
     if at == 0 or (comp.fn is not None and getattr(comp.fn, "kind", None) == "class"):
         return Body.compile(comp, suite, target, cond)
     names = names_in(target) if target is not None else set()
-    heads = set().union(*(_bound(n) for n in nodes[:at]))
+    heads = set().union(*(_headed(n) for n in nodes[:at]))
     line = pos(target if target is not None else cond)[0]
     items = compile_body(comp, _suite(suite, nodes[at:]), names | heads, cond)
     if REPORT:
@@ -79,13 +148,15 @@ def compile_loop(comp, suite, target, cond):
         body.cond_loads = tuple(comp.load_name(n, cond) for n in sorted(names_in(cond)))
     comp.depth += 1  # (as Compiler.block compiles a block)
     try:
-        closures = tuple(comp.small(n) for n in nodes[:at])
+        closures = tuple(
+            comp.small(n) if n.data != "for_stmt" else comp.compound(n) for n in nodes[:at]
+        )
     finally:
         comp.depth -= 1
     body.head = sequence(closures)
     body.whole = sequence(closures + body.closures)
     written = set().union(*(_written(n) for n in nodes[at:]))
-    checks = [_quiet(comp, n, written) for n in nodes[:at]]
+    checks = [_quiet(comp, n, written) if _bound(n) else None for n in nodes[:at]]
     body.quiet = None if None in checks else tuple(zip(closures, checks))
     body.binds = tuple(comp.load_name(name, nodes[0]) for name in sorted(heads))
     return body

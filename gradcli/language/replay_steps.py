@@ -147,6 +147,16 @@ def run_entries(entries, s):
             g = v.grad
             if type(g) is not Tensor or not array_step(w, g.data, y, ufunc):
                 fn(s)
+        elif kind == 6:  # LIVE_STEP: ARRAY_STEP of the number its name holds now
+            _, w, v, load, ufunc, fn, line = e
+            state.line = line
+            g, y = v.grad, load(s)
+            if (
+                type(g) is not Tensor
+                or type(y) not in (int, float)
+                or not array_step(w, g.data, y, ufunc)
+            ):
+                fn(s)
         elif kind == 4:  # ZERO_GRAD
             _, v, fn, line = e
             state.line = line

@@ -16,6 +16,7 @@ from ..library.optim import Optimizer
 from .replay_checks import Fail, checks_of, compiled_call, kinds, list_check
 from .replay_records import APPEND, AS_COMPILED, ITEM, NO_GRAD
 from .replay_records import ARRAY_STEP, CLEAR_GRAD, EACH, ENTRY_AS_COMPILED, STEP, ZERO_GRAD
+from .replay_records import LIVE_STEP
 from .replay_records import Append, AsCompiled, Item, NoGrad
 from .replay_through import held as _held
 
@@ -100,11 +101,18 @@ def _entries(stmts, loads, read, checks, changed, kept):
         elif shape is not None:
             _, target, op, (how, f), name = shape
             w, v = read.get(target), read.get(name)
+            live = None
             if how == "name":
                 kept_f, f = (f, read.get(f)) if f not in changed else (None, None)
+                if f is None:  # (a number the iteration changes: read as the step runs)
+                    live = _live(shape[3][1], loads, read, w)
             else:
                 kept_f = None
             step = SCALED_STEPS.get(op)
+            if live is not None and step is not None and type(v) is Tensor:
+                if v.data.dtype.char in "fd":
+                    entry = (LIVE_STEP, w, v, live, ARRAY_STEPS[op], fn, line)
+                    kept.update((target, name))
             if (
                 step is not None
                 and type(w) is Tensor
@@ -122,6 +130,14 @@ def _entries(stmts, loads, read, checks, changed, kept):
                     kept.update(x for x in (target, name, kept_f) if x is not None)
         entries.append(entry)
     return tuple(entries)
+
+
+def _live(name, loads, read, w):
+    """The load of the number `name` holds for a step of w, a float tensor with dims
+    (its factor: LIVE_STEP, the number read as the step runs), else None."""
+    if type(read.get(name)) not in (int, float) or type(w) is not Tensor or not w.data.ndim:
+        return None
+    return next((x[1] for x in loads if x[0] == name), None)
 
 
 #: the keyword arguments of a zero_grad that sets each .grad to None (its default)
