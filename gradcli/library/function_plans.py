@@ -121,18 +121,21 @@ class _Steps:
             named = [(k, slot(s)) for k, s in pars]
             raw.append((cls, untracked, idx, named))
         c = len(consts)
-        steps = []
+        steps: list = []
         for cls, untracked, idx, named in raw:
             idx = tuple(i + c if i >= 0 else -1 - i for i in idx)
             fixed = {k: consts[-1 - i] for k, i in named if i < 0}
             moving = tuple((k, i + c) for k, i in named if i >= 0)
-            steps.append(_step(cls, untracked, idx, fixed, moving))
-        self.steps, self.consts, self.n = tuple(steps), tuple(consts), c
+            step = _step(cls, untracked, idx, fixed, moving)
+            if not untracked and not moving:  # (its kernel asked for at its first run)
+                step = _asking(cls, idx, fixed, step, steps, len(steps))
+            steps.append(step)
+        self.steps, self.consts, self.n = steps, tuple(consts), c
 
     def run(self, inputs):
         slots = list(self.consts)
         slots += [t.data if type(t) is Tensor else t for t in inputs]
-        for step in self.steps:
+        for step in self.steps:  # (a list: a step may put its kernel in its place)
             step(slots)
         return slots
 
@@ -191,6 +194,67 @@ def _step(cls, untracked, idx, fixed, moving):
         node.saved = ()
         out = fn(node, *a, **params)
         s.append(out if type(out) is ndarray else _array_out(node, out))
+
+    return step
+
+
+def _asking(cls, idx, fixed, whole, steps, at):
+    """The plan's step `at` (`whole`: the op's forward on a new node) for its first
+    run; after it, the op's kernel in its place when the op has one for these
+    arguments (Function.replay_kernel, engine/replay.py: its forward is one NumPy
+    function of arguments of this kind, and a plan's kind of arguments, of inputs,
+    constants and earlier ops' outputs, is the same at each run; the node, which
+    the step makes only to run the forward, is not needed)."""
+    get = itemgetter(*idx)
+    one = len(idx) == 1
+
+    def step(s):
+        args = (get(s),) if one else get(s)
+        node = cls.__new__(cls)
+        node.saved = ()
+        out = cls.forward(node, *args, **fixed)
+        s.append(out if type(out) is np.ndarray else _array_out(node, out))
+        kernel = node.replay_kernel(*args, **fixed)
+        if kernel is not None:
+            steps[at] = _kernel_step(kernel, idx, whole)
+        else:
+            steps[at] = whole
+
+    return step
+
+
+def _kernel_step(kernel, idx, whole):
+    """A step that appends the kernel's output: `f(a)`, `f(a, b)` or `f(a, w)`, the
+    number's form taken once (a whole forward's step when the result is no array)."""
+    f, arity, _, w = kernel
+    i = idx[0]
+    if arity == 1:
+
+        def step(s):
+            out = f(s[i])
+            if type(out) is np.ndarray:
+                s.append(out)
+            else:
+                whole(s)
+
+    elif w is None:
+        j = idx[1]
+
+        def step(s):
+            out = f(s[i], s[j])
+            if type(out) is np.ndarray:
+                s.append(out)
+            else:
+                whole(s)
+
+    else:
+
+        def step(s):
+            out = f(s[i], w)
+            if type(out) is np.ndarray:
+                s.append(out)
+            else:
+                whole(s)
 
     return step
 

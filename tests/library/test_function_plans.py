@@ -142,6 +142,30 @@ def run():
 
 run()
 """,
+    "kernels": """
+class Affine(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, w):
+        ctx.save_for_backward(x, w)
+        return (x * w + 0.5) ** 2 - x
+
+    @staticmethod
+    def backward(ctx, g):
+        x, w = ctx.saved_tensors
+        t = (x * w + 0.5) * 2.0
+        return g * t * w - g, (g * t * x).sum(0)
+
+
+w = torch.randn(3, requires_grad=True)
+for x in [torch.randn(4, 3), torch.randn(3, 4).t(), torch.randn(4, 3), torch.randn(3)]:
+    for k in range(3):
+        x = x * 1.0 if k == 1 else x
+        y = Affine.apply(x, w)
+        y.sum().backward()
+        print(y.tolist(), w.grad.tolist())
+        w.grad = None
+print(Affine.apply(torch.tensor([1e308, -0.0, float("nan")]), torch.tensor(1e10)).tolist())
+""",
     "create_graph": """
 x = torch.tensor([0.5, 1.5], requires_grad=True)
 for k in range(3):
@@ -195,6 +219,16 @@ def test_calls_of_one_kind_are_planned_forward_and_backward():
         "MyExp": (1, True),
         "Two": (1, True),
     }
+
+
+def test_plans_run_the_kernels_of_their_ops():
+    """After a plan's first run, an op with a kernel for its arguments (Add, Sub, Mul of
+    float arrays or of an array and a number, x ** 2) runs as that kernel alone."""
+    _run(HEAD + PROGRAMS["kernels"], "-q")
+    table = next(t for c, t in function_plans._TABLES.items() if c.__name__ == "Affine")
+    plans = [p for p in table.values() if isinstance(p, function_plans._Forward)]
+    names = [s.__qualname__.split(".")[0] for p in plans for s in p.steps.steps]
+    assert "_kernel_step" in names
 
 
 def test_no_replay_makes_no_plan():
