@@ -164,8 +164,9 @@ def enter(code, params, suite):
     if names is None:
         return
 
+    unbound = (UNBOUND,) * len(names)
+
     def reader(fn):
-        vars = fn.globals.vars
-        return tuple([vars.get(name, UNBOUND) for name in names])
+        return tuple(map(fn.globals.vars.get, names, unbound))
 
     BODIES[code] = reader

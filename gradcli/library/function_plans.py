@@ -23,7 +23,7 @@ inside the forward, or `--no-replay` runs the call as compiled.
 from __future__ import annotations
 
 import weakref
-from operator import itemgetter
+from operator import is_, itemgetter
 
 import numpy as np
 
@@ -338,11 +338,9 @@ def _reads(fn):
 def _still(fn, plan):
     """Whether fn is the function a plan was made for and its globals hold what they
     held then."""
-    return fn is plan.fn and (not plan.values or _same(plan.reader(fn), plan.values))
-
-
-def _same(a, b):
-    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
+    # (a reader gives as many values as it gave when the plan was made: one per name
+    # its body reads)
+    return fn is plan.fn and (not plan.values or all(map(is_, plan.reader(fn), plan.values)))
 
 
 def _recording(rec, fn, *args):
