@@ -328,6 +328,36 @@ def _wraps(wrapped, *args, **kwargs):
     return BuiltinFunction("functools.wraps.<decorator>", decorate)
 
 
+class Partial:
+    """functools.partial: `func` called with `args` and `keywords` before the call's own;
+    its func, args and keywords readable, shown as Python shows it (a partial of a partial
+    is one partial, as in Python)."""
+
+    __slots__ = ("func", "args", "keywords")
+    language_type_path = "functools.partial"
+    language_attrs = {
+        "func": lambda p: p.func,
+        "args": lambda p: p.args,
+        "keywords": lambda p: p.keywords,
+    }
+
+    def __init__(self, func, /, *args, **keywords):
+        if not callable(func):
+            raise GradTypeError("the first argument must be callable")
+        if type(func) is Partial:
+            args, keywords = func.args + args, {**func.keywords, **keywords}
+            func = func.func
+        self.func, self.args, self.keywords = func, args, keywords
+
+    def __call__(self, *args, **keywords):
+        return self.func(*self.args, *args, **{**self.keywords, **keywords})
+
+    def __repr__(self):
+        parts = [show(self.func), *map(show, self.args)]
+        parts += [f"{k}={show(v)}" for k, v in self.keywords.items()]
+        return f"functools.partial({', '.join(parts)})"
+
+
 def counted(it):
     """`it`, its items counted as steps against --max-steps when that is given (a
     built-in that iterates, sum(map(f, ...)) or functools.reduce, is stopped as a loop
@@ -406,7 +436,7 @@ def _functools_module():
     return StdModule(
         "functools",
         {
-            "partial": BuiltinFunction("functools.partial", _functools.partial),
+            "partial": BuiltinFunction("functools.partial", Partial),
             "reduce": BuiltinFunction(
                 "functools.reduce", lambda f, it, *a: _functools.reduce(f, counted(it), *a)
             ),
@@ -427,9 +457,16 @@ def _itertools_module():
         "zip_longest": _itertools.zip_longest,
         "starmap": _itertools.starmap,
         "pairwise": _itertools.pairwise,
+        "takewhile": _itertools.takewhile,
+        "dropwhile": _itertools.dropwhile,
+        "filterfalse": _itertools.filterfalse,
+        "compress": _itertools.compress,
     }
     members = {k: _iter_tool(k, v) for k, v in tools.items()}
     members["count"] = BuiltinFunction("itertools.count", _count)
+    members["cycle"] = BuiltinFunction("itertools.cycle", _cycle)
+    members["repeat"] = BuiltinFunction("itertools.repeat", _repeat)
+    members["tee"] = BuiltinFunction("itertools.tee", _tee)
     members["groupby"] = BuiltinFunction("itertools.groupby", _groupby)
     return StdModule("itertools", members)
 
@@ -458,6 +495,51 @@ def _count(start=0, step=1):
         check_items(limit + 1, "the values of itertools.count()")
 
     return LazyIterator(values())
+
+
+def _endless(values, what):
+    """`values` lazily, stopping with the list-size limit after max_items of them (a
+    consumer that never stops ends in an error, not a hang)."""
+    limit = context.current.limits.max_items
+
+    def bounded():
+        for n, v in enumerate(values):
+            if n == limit:
+                check_items(limit + 1, what)
+            yield v
+
+    return LazyIterator(bounded())
+
+
+def _cycle(iterable):
+    """itertools.cycle: the items (each read once, as Python's), again and again."""
+    it, seen = iter(iterable), []
+
+    def values():
+        for v in it:
+            seen.append(v)
+            yield v
+        while seen:
+            yield from seen
+
+    return _endless(values(), "the values of itertools.cycle()")
+
+
+def _repeat(obj, times=None):
+    """itertools.repeat: `times` times, or endlessly (bounded as itertools.count)."""
+    if times is not None and not isinstance(times, int):
+        raise GradTypeError(f"'{type(times).__name__}' object cannot be interpreted as an integer")
+    if times is None or times > context.current.limits.max_items:
+        return _endless(_itertools.repeat(obj), "the values of itertools.repeat()")
+    return LazyIterator(_itertools.repeat(obj, times))
+
+
+def _tee(iterable, n=2):
+    if not isinstance(n, int):
+        raise GradTypeError(f"'{type(n).__name__}' object cannot be interpreted as an integer")
+    if n < 0:
+        raise GradValueError("n must be >= 0")
+    return tuple(LazyIterator(t) for t in _itertools.tee(iter(iterable), n))
 
 
 # ---------------------------------------------------------------- collections

@@ -73,7 +73,7 @@ ESCAPES = [
     ("import random\nrandom._inst", "AttributeError"),
     ("import random\nrandom.Random", "AttributeError"),
     ("import random\nrandom.seed.fn", "AttributeError"),
-    ("import functools\nfunctools.partial(print, 1).func", "AttributeError"),
+    ("import functools\nfunctools.partial(print, 1).func.__globals__", "AttributeError"),
     ("import functools\nfunctools.update_wrapper", "AttributeError"),
     ("import copy\ncopy.sys", "AttributeError"),
     ("import time\ntime.sleep(1)", "AttributeError"),

@@ -27,6 +27,7 @@ from gradcli.runtime.errors import GradError
 from gradcli.language import classes
 from gradcli.language.classes import LanguageObject, Super, is_user_class
 from gradcli.language.names import NAME_ATTRS, TypeName, type_of
+from gradcli.library.stdlib import Partial
 from gradcli.library.torch_names import library_class
 from gradcli.output import TextOutput
 from gradcli.session import Session, reset_globals
@@ -48,8 +49,12 @@ def allowed(v):
         return allowed(v.__func__)
     if isinstance(v, property):
         return all(f is None or allowed(f) for f in (v.fget, v.fset, v.fdel))
-    if isinstance(v, functools.partial):
-        return allowed(v.func) and all(allowed(a) for a in v.args)
+    if isinstance(v, (functools.partial, Partial)):
+        return (
+            allowed(v.func)
+            and all(allowed(a) for a in v.args)
+            and all(allowed(a) for a in v.keywords.values())
+        )
     if isinstance(v, (list, tuple, set, frozenset, collections.deque)):
         return all(allowed(x) for x in v)
     if isinstance(v, dict):
@@ -312,9 +317,7 @@ ESCAPES = [
     ("import random\nrandom._inst", "AttributeError"),
     ("import random\nrandom.Random", "AttributeError"),
     ("import random\nrandom.seed.__globals__", "AttributeError"),
-    ("import functools\nfunctools.partial(print, 1).func", "AttributeError"),
     ("import functools\nfunctools.partial(print, 1).func.__globals__", "AttributeError"),
-    ("import functools\nfunctools.partial(print, 1).args", "AttributeError"),
     ("import functools\nfunctools.partial(print, 1).__reduce__()", "AttributeError"),
     ("import functools\nfunctools.reduce.__module__", "AttributeError"),
     ("import itertools\nitertools.count().__class__", "AttributeError"),
@@ -475,6 +478,9 @@ HARMLESS = [
     "v = type(1)\nv1 = type(print)\nv2 = type(type(1))\nv3 = object\nv4 = ValueError\n"
     "v8 = object()\nv9 = type(object())\nv10 = object().__class__\nv11 = [object(), object]\n"
     "v5 = isinstance(1, int)\nv6 = staticmethod(print)\nv7 = property(print)\n",
+    # a partial's parts: what the program gave it
+    "import functools\np = functools.partial(print, 1, sep='')\nv = p.func\nv1 = p.args\n"
+    "v2 = p.keywords\nv3 = functools.partial(p, 2)\nv4 = v3.args\n",
     "import functools\n@functools.wraps(print)\ndef f():\n    return 1\nv = f\n"
     "v1 = functools.reduce(lambda a, b: a + b, [1, 2, 3])\n",
     # the names a program may read: strings (or None), never Python's objects

@@ -1,0 +1,81 @@
+"""functools.partial and the lazy itertools as CPython answers them: a partial's func,
+args and keywords, its repr, a partial of a partial; itertools.cycle, repeat, takewhile,
+dropwhile, filterfalse, compress and tee. Each program runs in gradcli with the fast tier
+and without it, and in the CPython running the tests; the three must print the same. An
+endless cycle or repeat stops at the list-size limit, as itertools.count does."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from conftest import run_inprocess
+
+PROGRAMS = {
+    "partial_parts_and_repr": """
+import functools
+def f(a, b=1, *, c=0):
+    return a + b + c
+p = functools.partial(f, 2, b=3)
+print(p.func.__name__, p.args, p.keywords)
+q = functools.partial(p, c=4)
+print(q(), q(b=10), q.func is f, q.args, q.keywords, callable(q), type(q))
+m = functools.partial(functools.partial(max, 5, key=abs), -7, key=None)
+print(m, m(), m.args, functools.partial(max, [1, "a"]))
+print(list(map(functools.partial(pow, 2), range(4))))
+class A:
+    def m(self, x, y):
+        return x * y
+print(functools.partial(A().m, 3)(4), functools.partial(sorted, key=len)(["aaa", "b", "cc"]))
+try:
+    functools.partial(5)
+except TypeError as e:
+    print(e)
+""",
+    "lazy_itertools": """
+import itertools
+print(list(itertools.islice(itertools.cycle("ab"), 5)), list(itertools.cycle([])))
+print(list(itertools.repeat(7, 3)), list(itertools.repeat("x", -1)))
+print(list(zip(range(3), itertools.repeat(0))), sum(itertools.islice(itertools.repeat(2), 10)))
+print(list(itertools.takewhile(lambda x: x < 3, [1, 2, 5, 1])))
+print(list(itertools.dropwhile(lambda x: x < 3, [1, 2, 5, 1])))
+print(list(itertools.filterfalse(lambda x: x % 2, range(7))))
+print(list(itertools.compress("abcdef", [1, 0, 1, 0, 1, 1])))
+a, b = itertools.tee([1, 2, 3])
+print(list(a), list(b), next(iter(itertools.tee("xy", 3)[2])), len(itertools.tee("x", 0)))
+def gen():
+    yield 1
+    yield 2
+c = itertools.cycle(gen())
+print([next(c) for _ in range(5)])
+for bad in (lambda: itertools.cycle(5), lambda: itertools.repeat(1, 2.5)):
+    try:
+        bad()
+    except TypeError as e:
+        print(e)
+""",
+}
+
+
+def _cpython(source):
+    r = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+@pytest.mark.parametrize("tier", ((), ("--no-fast-tier",)), ids=("fast", "closures"))
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_as_cpython_prints(name, tier):
+    source = PROGRAMS[name]
+    r = run_inprocess(source, ("eval", *tier, "-"))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == _cpython(source)
+
+
+@pytest.mark.parametrize("call", ("itertools.cycle([1, 2])", "itertools.repeat(0)"))
+def test_an_endless_iterator_listed_stops_at_the_list_size_limit(call):
+    r = run_inprocess(f"import itertools\nlist({call})\n", ("eval", "-"))
+    assert r.returncode != 0
+    assert "LimitError" in r.stderr and "more than the limit of" in r.stderr
