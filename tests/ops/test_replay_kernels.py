@@ -61,9 +61,20 @@ def _pow_args(rng):
         yield (np.asarray(_bits(rng, shape, dt)), e, dt)
 
 
+def _clamp_args(rng):
+    bounds = [(-0.5, 0.7), (-1, 2), (0.25, -0.25), (float("nan"), 1.0), (-float("inf"), 1e30)]
+    # (refused: a zero bound, a missing one, a 0-d array, an integer array)
+    bounds += [(0.0, 1.0), (-1.0, -0.0), (None, 1.0), (-1.0, None)]
+    for dt, shape, (lo, hi) in itertools.product((F32, F64), ((5,), (2, 3), ()), bounds):
+        yield (np.asarray(_bits(rng, shape, dt)), lo, hi)
+    yield (np.arange(4), -1, 2)
+
+
 def _args_for(cls, rng):
     """Arguments for an op class whose forward has a kernel: Add's, Sub's, Mul's (and a
-    subclass's that keeps their forward, MulScalar's) and PowScalar's; None for others."""
+    subclass's that keeps their forward, MulScalar's), PowScalar's and Clamp's; None for
+    others."""
+    from gradcli.ops.clamp_where import Clamp
     from gradcli.ops.elementwise import _Arith
     from gradcli.ops.power import PowScalar
 
@@ -71,6 +82,8 @@ def _args_for(cls, rng):
         return list(_binary_args(rng))
     if cls is PowScalar:
         return list(_pow_args(rng))
+    if cls is Clamp:
+        return list(_clamp_args(rng))
     return None
 
 
