@@ -9,7 +9,7 @@ from ..library.scalar_steps import METHOD_STEPS
 from ..ops.registry import BUILTINS, METHOD_ONLY
 from . import runtime as rt
 from .functions import Scope
-from .loop_split import held, split, to_cell
+from .loop_split import held, kind_of, split, to_cell, unpacked
 from .loop_shapes import (
     _args,
     _augmented,
@@ -114,6 +114,7 @@ def _tail(nodes, kinds):
     if not any(k[0] == "backward" for k in kinds[:at]):  # (a training step: no plain Python)
         return None
     made = {k[1] for k in kinds[:at] if k[0] == "assign"}
+    made |= set().union(*(unpacked(n) for n in nodes[:at]))  # (`logits, loss = ...`)
     if any(_written(n) & made for n in nodes[at:]):
         return None  # (a made name bound again by the tail)
     return at
@@ -125,7 +126,7 @@ def _with_tail(comp, nodes, target_names, cond):
     compiled each iteration, the names made before them bound first (its items of kind
     "compiled", replay_tail.py); the names they bind are counters to the statements
     before them (an op reading one would be checked to fail every iteration)."""
-    at = _tail(nodes, [_kind(n) for n in nodes]) if nodes else None
+    at = _tail(nodes, [kind_of(n) for n in nodes]) if nodes else None
     if at is None or at == len(nodes):
         return _compile(comp, nodes, target_names, cond)
     rest = set().union(*(_written(n) | _loop_targets(n) for n in nodes[at:]))

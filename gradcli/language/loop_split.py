@@ -13,7 +13,9 @@ the statement compiled whole would."""
 
 from __future__ import annotations
 
-from .loop_shapes import held_item
+import builtins
+
+from .loop_shapes import _kind, held_item, names_in, pure
 from .parser import Token, Tree
 from .positions import located, pos
 from .state import state
@@ -62,7 +64,12 @@ def split(nodes):
     for n in nodes:
         got = held_item(n)
         if got is None:
-            out.append(n)
+            parts = _unpacked(n)
+            if parts is None:
+                out.append(n)
+                continue
+            alt.update((id(p), c) for p, c in parts)
+            out.extend(p for p, _ in parts)
             continue
         value, item = got
         line, col = pos(item)
@@ -74,6 +81,62 @@ def split(nodes):
         alt[id(second)] = _replace(n, value, Tree("held", [cell], value.meta))
         out += (first, second)
     return out, alt, cells
+
+
+def kind_of(n):
+    """loop_shapes._kind of a statement, an unpacking `a, b = E` that `split` splits
+    counted as the assignment of its first name."""
+    parts = _unpacked(n)
+    return _kind(n) if parts is None else ("assign", parts[0][0].children[0].children[0].value)
+
+
+def unpacked(n):
+    """The names an unpacking that `split` splits binds (else none)."""
+    parts = _unpacked(n)
+    return {p.children[0].children[0].value for p, _ in parts} if parts is not None else set()
+
+
+def _unpacked(n):
+    """For `a, b = E` (names, each bound once, none read by E, E pure: `logits, loss =
+    model(xb, yb)` of a forward returning a tuple), its parts as (node, the node to
+    compile its closure from): `a = E`, compiled from the statement itself (it binds
+    every name), then `b = a` for each other name, compiled as `pass` (its value is an
+    op's output of the first part's: replay_plan takes it so, an alias); else None."""
+    if n.data != "assign" or len(n.children) != 2 or not isinstance(n.children[0], Tree):
+        return None
+    target, value = n.children
+    names = [c for c in target.children if c is not None]
+    if (
+        not _forward(value)
+        or target.data not in ("tuple_items", "exprlist_items")
+        or not all(isinstance(c, Tree) and c.data == "name" for c in names)
+        or len({c.children[0].value for c in names}) != len(names)
+        or {c.children[0].value for c in names} & names_in(value)
+        or not pure(value)
+    ):
+        return None
+    first = Tree("assign", [names[0], value], n.meta)
+    out = [(first, n)]
+    for c in names[1:]:
+        out.append((Tree("assign", [c, names[0]], n.meta), Tree("pass_stmt", [], n.meta)))
+    return out
+
+
+def _forward(value) -> bool:
+    """Whether an unpacked value is a call `f(a, ...)` of a variable, not a built-in's
+    name, given names only (`model(xb, yb)`, a forward on the iteration's data; not
+    `get_batch(16)` or `next(it)`, which make the data: a body's head, replay_head.py)."""
+    if not (isinstance(value, Tree) and value.data == "call"):
+        return False
+    fn, args = value.children
+    return (
+        isinstance(fn, Tree)
+        and fn.data == "name"
+        and not hasattr(builtins, fn.children[0].value)
+        and args is not None
+        and bool(args.children)
+        and all(isinstance(a, Tree) and a.data == "name" for a in args.children)
+    )
 
 
 def _replace(node, old, new):

@@ -324,8 +324,9 @@ class Run:
             self.materialize()
         s = self.s
         why = futile(self.body, s)
-        if why is not None:  # (its plan would fail: the iteration as compiled)
-            self.why = why
+        if why is not None:  # (its plan would fail: the loop as compiled, by the fast
+            self.why = why  # tier where it can, noting no other iteration)
+            self.records = MAX_RECORDS
             return self._compiled(0)
         # assign: (its notes' range, values read, its result's op, grad mode);
         # backward: (its root's op, the root's node)

@@ -13,6 +13,7 @@ names made stay pending, and a steady plan checks only the names it binds."""
 from __future__ import annotations
 
 from .loop_compile import compile_body
+from .loop_split import kind_of
 from ..core.dtypes import DType
 from ..core.tensor import Tensor
 from ..runtime.device import Device
@@ -67,7 +68,7 @@ def _scheduled(nodes, at):
         return False
     name = _kind(n)[1]
     readers = [m for m in nodes[at + 1 :] if name in names_in(m)]
-    return bool(readers) and all(_kind(m) is None or _kind(m)[0] in _STEPS for m in readers)
+    return bool(readers) and all(kind_of(m) is None or kind_of(m)[0] in _STEPS for m in readers)
 
 
 def _numeric(node) -> bool:
@@ -115,9 +116,9 @@ def head_length(nodes):
     at = end = 0
     while at < len(nodes) and _headed(nodes[at]) is not None:
         at += 1
-        if _kind(nodes[at - 1]) is None or _scheduled(nodes, at - 1):
+        if kind_of(nodes[at - 1]) is None or _scheduled(nodes, at - 1):
             end = at
-    kinds = [_kind(n) for n in nodes[end:]]
+    kinds = [kind_of(n) for n in nodes[end:]]
     return end if any(k is not None and k[0] == "backward" for k in kinds) else 0
 
 

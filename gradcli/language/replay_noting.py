@@ -61,14 +61,18 @@ def futile(body, s):
     which noting would find only after running the iteration with the recorder (a loop
     of BatchNorm's modules, run once per epoch)."""
     for kind, _, _, extra, _, _ in body.items:
-        if kind != "assign" or extra[6] is not None:  # (a def's call: replay_defs.py)
+        if kind != "assign":
             continue
+        call = extra[6]  # (a call `name(args)` of a variable: a def's, replay_defs.py, whose
+        # arguments may be what its own plan takes; or a module's, `logits, _ = model(xb)`)
         for name, load, _, _ in extra[2]:
+            if call is not None and name != call[0]:
+                continue
             try:
                 v = load(s)
             except Exception:
                 continue
-            if type(v) in _CONTAINERS or (
+            if (type(v) in _CONTAINERS and call is None) or (
                 isinstance(v, Module) and not replay_pure(v) and through_state(v) is None
             ):
                 return f"`{name}` holds {held(v)}"

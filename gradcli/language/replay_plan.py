@@ -115,8 +115,12 @@ def plan(body, seen, notes):
             items.append(held.item(body, i, read, items, checks, holders, swap, into))
         elif kind in NOTED:  # name = expression; a no_grad block's number
             (start, end), read, result, value, mode = seen[i]
-            if read is None or start == end:
-                raise Fail(f"`{what} = ...` applied no op")
+            k = _alias(what, seen[i], opof.get(result), items, viewof)
+            if k is not None:  # (`logits, loss = model(xb, yb)`'s second name)
+                modes.add(mode)
+                items.extend(noted(kind, what, (), (), k, line, i, extra))
+                keys[i], results[k] = [], value
+                continue
             modes.add(mode)
             checks.extend(_read_checks(extra[2], read, body.swaps, holders, swap))
             through.update(read.get(THROUGH_GLOBALS, ()))  # (function_checks)
@@ -814,11 +818,33 @@ def _dropped(items, x):
     return tuple(s.j for s in items[x].steps if s.j not in later)
 
 
+def _alias(what, seen, k, items, viewof):
+    """For a noted assignment that applied no op: k, when op k's output is one of the
+    last noted assignment's ops' (and no view: its bookkeeping is not replayed), so the
+    name bound to it is an alias of that statement's values (`logits, loss =
+    model(xb, yb)`'s `loss`: loop_split._unpacked); else Fail.  None when it applied ops."""
+    (start, end), read = seen[0], seen[1]
+    if read is not None and start != end:
+        return None
+    last = items[-1] if items else None
+    if (
+        read is None
+        or k is None
+        or k in viewof
+        or type(last) is not Noted
+        or not last.steps
+        or not last.steps[0].j <= k <= last.steps[-1].j
+    ):
+        raise Fail(f"`{what} = ...` applied no op")
+    return k
+
+
 def _later(items, x):
-    """The op outputs the statements after item x read."""
+    """The op outputs the statements after item x read (and the names bound to them)."""
     later = set()
     for it in items[x + 1 :]:
         if type(it) is Noted:
+            later.add(it.result)
             later.update(ref[1] for s in it.steps for ref in s.argidx if ref[0] == "op")
         elif type(it) is Backward:
             later.add(it.root)

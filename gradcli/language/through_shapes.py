@@ -37,8 +37,10 @@ def _assigned(n, me=None):
 def through(suite, params, comp=None):
     """Whether a method's body is one a replayed loop may see through when it is a
     module's `forward` (replay_plan.py checks the module): a docstring, `name = expression`
-    statements, `for name in iterable:` loops of such statements and a last `return
-    expression`, each expression made as a replayed assignment's (`pure`) where
+    statements, `if p is None:` branches of them on a parameter p (`_branches`), `for
+    name in iterable:` loops of such statements and a last `return expression` (or a
+    tuple of them and None, `_returned`), each expression made as a replayed
+    assignment's (`pure`) where
     `self.attr(...)` may call the module's own modules and `self.w` read its parameters
     and buffers, of its parameters, its locals
     and globals, each loop's iterable reading none of its parameters and locals (a
@@ -57,10 +59,15 @@ def through(suite, params, comp=None):
         return None
     local = set(params)
     flat, loops = [], []
+    nodes, tested, nones = _branches(nodes, params[1:])
+    if nodes is None:
+        return None
     for n in nodes:
         if n.data == "for_stmt":
             target, iterable, inner, other = n.children
             if other is not None or not (isinstance(target, Tree) and target.data == "name"):
+                return None
+            if target.children[0].value in tested:
                 return None
             local.add(target.children[0].value)
             loops.append(n)
@@ -68,11 +75,14 @@ def through(suite, params, comp=None):
         else:
             flat.append(n)
     for n in flat:
-        name = _assigned(n, me)
-        if name is None:
+        name = _assigned(n, me) if id(n) not in nones else n.children[0].children[0].value
+        if name is None or name in tested:  # (a parameter an `if` tests bound again)
             return None
         local.add(name)
-    if not pure(ret.children[0], me) or any(names_in(n.children[1]) & local for n in loops):
+    value = ret.children[0]
+    if not (pure(value, me) or _returned(value, me)):
+        return None
+    if any(names_in(n.children[1]) & local for n in loops):
         return None
     calls = {
         t.children[0].children[1].value
@@ -98,11 +108,67 @@ def through(suite, params, comp=None):
     return frozenset(reads - local), frozenset(calls), tuple(loops), frozenset(tensors), literals
 
 
+def _branches(nodes, params):
+    """A forward's statements with each `if p is None: ... else: ...` (or `is not
+    None`, `else` optional) of a parameter p replaced by the statements of both its
+    branches (`name = expression`, or `name = None`): (the statements, the parameters
+    tested, the ids of the `name = None` statements), or (None, None, None) for
+    another `if`.  What branch runs is a function of what the call is given (a
+    variable's tensor or number, checked before each replayed iteration, a literal or a
+    default: none is None one time and not the next while the plan's checks hold, and
+    no statement may bind p), so the ops noted are those of each replayed call."""
+    out, tested, nones = [], set(), set()
+    for n in nodes:
+        if n.data != "if_stmt":
+            out.append(n)
+            continue
+        ch = n.children
+        p = _none_test(ch[0])
+        if len(ch) != 3 or p is None or p not in params:
+            return None, None, None
+        tested.add(p)
+        for suite in ch[1:]:
+            for st in _statements(suite) if suite is not None else ():
+                if not (st.data == "assign" and len(st.children) == 2):
+                    return None, None, None
+                target, value = st.children
+                if isinstance(value, Tree) and value.data == "none":
+                    if not (isinstance(target, Tree) and target.data == "name"):
+                        return None, None, None
+                    nones.add(id(st))
+                out.append(st)
+    return out, tested, nones
+
+
+def _none_test(cond):
+    """The parameter of a condition `p is None` or `p is not None`, else None."""
+    if not (isinstance(cond, Tree) and cond.data == "compare" and len(cond.children) == 3):
+        return None
+    left, op, right = cond.children
+    words = [t.value for t in op.children]
+    if words not in (["is"], ["is", "not"]) or not isinstance(left, Tree):
+        return None
+    if left.data != "name" or not (isinstance(right, Tree) and right.data == "none"):
+        return None
+    return left.children[0].value
+
+
+def _returned(value, me) -> bool:
+    """Whether a forward's returned value is a tuple display of pure expressions, names
+    and None (`return logits, loss`)."""
+    return (
+        isinstance(value, Tree)
+        and value.data == "tuple_items"
+        and all(isinstance(c, Tree) and (c.data == "none" or pure(c, me)) for c in value.children)
+    )
+
+
 def through_def(comp, suite, params):
     """Whether a function's body is one a replayed statement may see through when it
     calls the function (`loss = loss_fn(X, Y)`: its ops are the statement's, as a
-    module's forward's are): a docstring, `name = expression` statements and a last
-    `return expression`, each expression made as a replayed assignment's (`pure`), of
+    module's forward's are): a docstring, `name = expression` statements, `if p is
+    None:` branches of them (`_branches`) and a last `return expression` (or a tuple
+    of them, `_returned`), each expression made as a replayed assignment's (`pure`), of
     its parameters, its locals and globals: (the globals it reads, the numbers it
     writes, its namespace calls as `_item` gives them, the language's built-ins), else
     None."""
@@ -110,12 +176,15 @@ def through_def(comp, suite, params):
     if ret is None or not ret.children or ret.children[0] is None:
         return None
     local = set(params)
+    nodes, tested, nones = _branches(nodes, params)
+    if nodes is None:
+        return None
     for n in nodes:
-        name = _assigned(n)
-        if name is None:
+        name = _assigned(n) if id(n) not in nones else n.children[0].children[0].value
+        if name is None or name in tested:
             return None
         local.add(name)
-    if not pure(ret.children[0]):
+    if not (pure(ret.children[0]) or _returned(ret.children[0], None)):
         return None
     every = nodes + [ret]
     reads = set().union(*(names_in(x) for x in every))
