@@ -119,7 +119,11 @@ class HardswishBackward(Function):
 
     def backward(self, gg, F, g, x):
         inside = (x > -3.0) * (x < 3.0)
-        return (type(self).apply(gg, x), F.where(inside, gg * g / 3.0, 0.0))
+        if F.tensor_mode:
+            first = type(self).apply(gg, x)
+        else:  # (arrays: the kernel itself, no node)
+            first = laid_out(hardswish_backward(gg, x), (x,))
+        return (first, F.where(inside, gg * g / 3.0, 0.0))
 
     def jvp(self, ts, F, g, x):
         tg, tx = ts

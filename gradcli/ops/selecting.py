@@ -38,8 +38,12 @@ class MaskedSelect(Function):
 
     def backward(self, g, F, x):
         if F.tensor_mode:  # the selected values back in their places (by an index)
-            pos = np.maximum(np.cumsum(self.mask.reshape(-1)) - 1, 0).reshape(self.mask.shape)
-            full = F.where(Tensor(self.mask), F.take(g, pos), 0.0)
+            if g.data.size:
+                pos = np.maximum(np.cumsum(self.mask.reshape(-1)) - 1, 0)
+                g = F.take(g, pos.reshape(self.mask.shape))
+            else:  # nothing selected: zeros (a 0-d sum of g, in its graph)
+                g = F.sum_to(g, ())
+            full = F.where(Tensor(self.mask), g, 0.0)
             return (F.sum_to(full, self.shape),)
         full = np.zeros(self.mask.shape, g.dtype)
         full[self.mask] = g

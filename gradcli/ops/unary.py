@@ -476,13 +476,14 @@ sign = unary(
     torch_act.sign,
     _zero_grad,
     "-1, 0 or 1 by sign",
+    "",
     keep_int=True,
     saved_names=(),
 )
 floor = unary(
-    "floor", "FloorBackward0", np.floor, _zero_grad, "round down", keep_int=True, saved_names=()
+    "floor", "FloorBackward0", np.floor, _zero_grad, "round down", "", keep_int=True, saved_names=()
 )
-unary("ceil", "CeilBackward0", np.ceil, _zero_grad, "round up", keep_int=True, saved_names=())
+unary("ceil", "CeilBackward0", np.ceil, _zero_grad, "round up", "", keep_int=True, saved_names=())
 
 
 def _trunc(x):
@@ -607,6 +608,7 @@ unary(
     np.round,
     _zero_grad,
     "round half to even; with decimals, to that many decimal digits",
+    "",
     keep_int=True,
     saved_names=(),
     parser=Parser(overloaded=True),  # round(input, *, decimals)

@@ -257,3 +257,43 @@ case(
     print(torch.__version__.split("+")[0], int(torch.__version__.split(".")[0]) >= 2)
     """,
 )
+
+case(
+    "grad_twice/rounding_saves_nothing",
+    """
+    import torch
+    a = torch.tensor([[0.5, -0.75], [1.5, -2.5]], requires_grad=True)
+    for f in (torch.floor, torch.ceil, torch.round, torch.sign, torch.trunc, torch.frac):
+        t = (f(a) + a).sum()
+        print(torch.autograd.grad(t, a), torch.autograd.grad(t, a))
+    t = (a.floor() - a.ceil() + a.sign() - a).sum()
+    t.backward()
+    t.backward()
+    print(a.grad)
+    t = (a.floor() * 2).sum()
+    t.backward()
+    try:
+        t.backward()
+    except RuntimeError as e:
+        print(str(e)[:58])
+    """,
+)
+
+case(
+    "second_order/hardswish_and_empty_masked_select",
+    """
+    import torch
+    import torch.nn.functional as F
+    for dt in (torch.float32, torch.float64):
+        a = torch.tensor([[0.5, 1.0, -3.25], [3.0, -0.75, 1.5]], dtype=dt, requires_grad=True)
+        gx, = torch.autograd.grad((F.hardswish(a).abs() * 2).sum(), a, create_graph=True)
+        print(gx)
+        (gx.sum() * 2).backward()
+        print(a.grad)
+    b = torch.tensor([-1.0, 2.5], requires_grad=True)
+    for m in (b > 0, b > 5, torch.tensor([[True], [False]])):
+        t = (b.masked_select(m) * b.masked_select(m)).sum()
+        gx, = torch.autograd.grad(t, b, create_graph=True)
+        print(gx, torch.autograd.grad(gx.sum(), b, allow_unused=True))
+    """,
+)
