@@ -22,7 +22,7 @@ from ..runtime.errors import GradError
 from ..core.tensor import Tensor
 from ..library.values import METHODS
 from . import runtime as rt
-from .classes import direct_name, plain_class_attr
+from .classes import LanguageObject, direct_name, plain_class_attr
 from .functions import BoundUserMethod, UserFunction, call_user
 from .arity import MethodName
 from .invoke import call, call_failed
@@ -37,7 +37,9 @@ def _other_method(attr, line, col, kwpos):
 
     def other(o, a):  # not a tensor's method: the general path
         t = type(o)
-        if plain and getattr(t, "__gradcli_plain__", False):
+        # (a plain class derives from LanguageObject: any other type, a module or a
+        # library class's metaclass, is not asked for the attribute it does not have)
+        if plain and issubclass(t, LanguageObject) and getattr(t, "__gradcli_plain__", False):
             d = o.__dict__
             if attr in d:  # an instance's variable (micrograd's v._backward())
                 return call(d[attr], a, {}, attr, line, col, kwpos)

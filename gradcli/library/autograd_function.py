@@ -21,7 +21,7 @@ from ..engine.declare import none
 from ..runtime import context
 from ..runtime.errors import GradRuntimeError
 from ..core.tensor import Tensor
-from ..engine import forward as fw, saved
+from ..engine import forward as fw, saved, versions
 from ..engine.passes import SECOND_BACKWARD
 from ..engine.autograd import Function as Node
 
@@ -384,6 +384,9 @@ class Function(metaclass=_FunctionType):
         if ctx.to_save:
             for n in nodes:  # what the engine frees after a backward (see backward)
                 n.saved, n.saved_src = (None,), (None,)
+                # (no source of a version to check: noted as checked now, as
+                # versions.record notes a node, so the pass does not look again)
+                n.epoch = versions.state.epoch
         if saved.State.stack and nodes:
             ctx.to_save = saved.pack_values(ctx.to_save)  # saved-tensor hooks
         return tuple(results) if is_tuple else results[0]

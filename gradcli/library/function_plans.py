@@ -40,6 +40,7 @@ BODIES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _MAX_KINDS = 8  # plans per Function class (then its calls run as compiled)
 _NO = object()  # a kind that has no plan
 _CONSTANT_TYPES = frozenset({int, float, bool, str, type(None), np.dtype})
+_F64, _F32 = np.dtype(np.float64), np.dtype(np.float32)
 
 
 class _Recorder:
@@ -306,9 +307,11 @@ def _kinds(args):
                 if args[j] is a:
                     same = j
                     break
-            out.append((d.dtype, d.shape, d.strides, a.requires_grad, same))
-        elif t is float:
-            out.append((t, a.hex()))
+            dt = d.dtype  # (NumPy's own float64 and float32 named: hashing a dtype costs)
+            dk = "d" if dt is _F64 else "f" if dt is _F32 else dt
+            out.append((dk, d.shape, d.strides, a.requires_grad, same))
+        elif t is float:  # (a number that equals only itself as it is: no text made)
+            out.append((t, a) if a and a == a else (t, a.hex()))
         elif t is int or t is bool:
             out.append((t, a))
         elif a is None:
