@@ -297,6 +297,7 @@ class _MomentsMean(Mean):
     deferrable = False
     saved_names: Any = ()
     saved_extra = MOMENT_SAVED
+    holds_saved = True  # (PyTorch's one node saves self: a second backward fails)
 
     def formula(self, S, x):
         return S.mean(x, self.axes, self.keepdim)

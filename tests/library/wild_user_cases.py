@@ -297,3 +297,21 @@ case(
         print(gx, torch.autograd.grad(gx.sum(), b, allow_unused=True))
     """,
 )
+
+case(
+    "grad_twice/moments_mean",
+    """
+    import torch
+    b = torch.tensor([2.0, 1.5, -0.5], requires_grad=True)
+    for f in (torch.std_mean, torch.var_mean):
+        s, m = f(b, 0)
+        m.backward(retain_graph=True)
+        m.backward()
+        print(b.grad)
+        try:
+            m.backward()
+        except RuntimeError as e:
+            print(str(e)[:58])
+        b.grad = None
+    """,
+)
