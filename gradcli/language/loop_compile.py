@@ -35,7 +35,7 @@ from .parser import Tree
 from .positions import pos
 
 
-def compile_body(comp, suite, target_names, cond):
+def compile_body(comp, suite, target_names, cond, heads=frozenset()):
     """The statements of a loop body that qualifies, compiled (`_item`), else None.
     `target_names`: what a for loop binds; `cond`: a while loop's condition (numbers and
     variables only, `_condition`: it runs between replayed iterations)."""
@@ -43,7 +43,7 @@ def compile_body(comp, suite, target_names, cond):
         return None
     if cond is not None and not _condition(cond):
         return None
-    return _with_tail(comp, _statements(suite), target_names, cond)
+    return _with_tail(comp, _statements(suite), target_names, cond, heads)
 
 
 def compile_def(comp, suite):
@@ -120,7 +120,7 @@ def _tail(nodes, kinds):
     return at
 
 
-def _with_tail(comp, nodes, target_names, cond):
+def _with_tail(comp, nodes, target_names, cond, heads=frozenset()):
     """A loop body's items (`_compile`): the statements from the first of a kind a
     replayed body may not have on (after statements that replay: `_tail`) run as
     compiled each iteration, the names made before them bound first (its items of kind
@@ -128,9 +128,9 @@ def _with_tail(comp, nodes, target_names, cond):
     before them (an op reading one would be checked to fail every iteration)."""
     at = _tail(nodes, [kind_of(n) for n in nodes]) if nodes else None
     if at is None or at == len(nodes):
-        return _compile(comp, nodes, target_names, cond)
+        return _compile(comp, nodes, target_names, cond, heads=heads)
     rest = set().union(*(_written(n) | _loop_targets(n) for n in nodes[at:]))
-    items = _compile(comp, nodes[:at], target_names, cond, frozenset(rest))
+    items = _compile(comp, nodes[:at], target_names, cond, frozenset(rest), heads)
     if items is None:
         return None
     comp.depth += 1  # (as Compiler.block compiles a block)
@@ -142,9 +142,12 @@ def _with_tail(comp, nodes, target_names, cond):
     return items
 
 
-def _compile(comp, nodes, target_names, cond, changing=frozenset()):
+def _compile(comp, nodes, target_names, cond, changing=frozenset(), heads=frozenset()):
     """The items of a body's statements (`_item`), or None when it does not qualify
-    (`changing`: names that change each iteration, read as counters)."""
+    (`changing`: names that change each iteration, read as counters; `heads`: the names
+    of target_names a compiled head binds, which an index reading them does not make a
+    batch: `emb = C[Xb]` after `Xb, Yb = Xtr[ix], Ytr[ix]`, an op of the forward on a
+    parameter, its index tensor taken each iteration, replay_plan._keys)."""
     cond_names = names_in(cond) if cond is not None else set()
     nodes, alt, cells = split(nodes)  # (`total += E.item()`: loop_split.py)
     kinds = [_kind(n) for n in nodes]
@@ -154,7 +157,7 @@ def _compile(comp, nodes, target_names, cond, changing=frozenset()):
     counters |= {k[1][0] for k in kinds if k[0] == "item"}  # (changed by the body too)
     clipped = _clipped(nodes, kinds)  # norm = clip_grad_norm_(...): bound as compiled
     counters |= clipped or set()
-    kinds = [_moving(n, k, target_names | counters) for n, k in zip(nodes, kinds)]
+    kinds = [_moving(n, k, (target_names - heads) | counters) for n, k in zip(nodes, kinds)]
     if clipped is None or not any(k[0] in _REPLAYS for k in kinds):
         return None
     made = set()  # names made by replayed statements so far

@@ -134,7 +134,7 @@ def compile_loop(comp, suite, target, cond):
     names = names_in(target) if target is not None else set()
     heads = set().union(*(_headed(n) for n in nodes[:at]))
     line = pos(target if target is not None else cond)[0]
-    items = compile_body(comp, _suite(suite, nodes[at:]), names | heads, cond)
+    items = compile_body(comp, _suite(suite, nodes[at:]), names | heads, cond, heads - names)
     if REPORT:
         report(line, "qualifies (a head of %d statements)" % at if items else _not(suite, comp))
     if items is None:

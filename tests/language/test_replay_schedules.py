@@ -102,6 +102,35 @@ print(loss, group["lr"], [p.sum() for p in model.parameters()])
         b -= lr * b.grad
 print(loss, W, b)
 """,
+    # makemore's loop: a minibatch drawn in the head, the embedding an index of a
+    # parameter by the head's index tensor (an op of the forward, not a batch)
+    "makemore": """Xtr = torch.randint(0, 27, (200, 3), generator=g)
+Ytr = torch.randint(0, 27, (200,), generator=g)
+E = torch.randn((27, 4), generator=g)
+W1 = torch.randn((12, 16), generator=g) * 0.2
+b1 = torch.randn(16, generator=g) * 0.01
+W2 = torch.randn((16, 27), generator=g) * 0.01
+parameters = [E, W1, b1, W2]
+for p in parameters:
+    p.requires_grad = True
+lossi = []
+for i in range(40):
+    ix = torch.randint(0, Xtr.shape[0], (16,), generator=g)
+    Xb, Yb = Xtr[ix], Ytr[ix]
+    emb = E[Xb]
+    h = torch.tanh(emb.view(-1, 12) @ W1 + b1)
+    loss = F.cross_entropy(h @ W2, Yb)
+    for p in parameters:
+        p.grad = None
+    loss.backward()
+    lr = 0.1 if i < 30 else 0.01
+    for p in parameters:
+        p.data += -lr * p.grad
+    if i % 10 == 0:
+        print(f"{i:7d}: {loss.item():.4f}")
+    lossi.append(loss.log10().item())
+print(loss, sum(lossi), emb.grad_fn, E._version, E.grad.sum())
+""",
 }
 PROGRAMS = {
     f"{name}_{dt}": _HEAD.format(dt=f"torch.{dt}") + loop
@@ -119,7 +148,7 @@ def test_schedule_prints_what_compiled_prints(name):
 
 #: replayed iterations at least (the loops' first iterations are noted, the printing
 #: ones and those after a change of the rate's type run as compiled)
-_AT_LEAST = {"decay": 30, "table": 70, "groups": 30, "kinds": 20}
+_AT_LEAST = {"decay": 30, "table": 70, "groups": 30, "kinds": 20, "makemore": 30}
 
 
 @pytest.mark.parametrize("name", list(PROGRAMS))
