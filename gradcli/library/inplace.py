@@ -26,7 +26,7 @@ import numpy as np
 
 from ..engine.declare import none
 from ..runtime import context
-from ..runtime.errors import GradRuntimeError, GradTypeError, ShapeError
+from ..runtime.errors import GradError, GradRuntimeError, GradTypeError, ShapeError
 from ..core.convert import tensor_arg, to_array
 from ..core.tensor import Tensor, type_name
 from ..engine import nograd_views, versions
@@ -562,10 +562,12 @@ def copy_(x, src, non_blocking=False):
 
 
 def _broadcast_error(a, b):
+    """TensorIterator's words: a pair of sizes that do not broadcast, else the output's
+    shape against the broadcast one (a dim of 1 in x, or one x lacks, is no mismatch)."""
     for i in range(1, max(len(a), len(b)) + 1):
         m = a[-i] if i <= len(a) else 1
         n = b[-i] if i <= len(b) else 1
-        if m != n and n != 1:
+        if m != n and m != 1 and n != 1:
             raise ShapeError(
                 f"The size of tensor a ({m}) must match the size of tensor b ({n}) "
                 f"at non-singleton dimension {max(len(a), len(b)) - i}"
@@ -710,6 +712,14 @@ def _strip_leading_ones(v):
     return FUNCTIONS["view"](v, shape[i:]) if i else v
 
 
+def _advanced(key):
+    """Whether `x[key] = v` is index_put_ (a tensor or list index), not a view's copy_."""
+    for i in key if type(key) is tuple else (key,):
+        if type(i) is list or (type(i) is Tensor and (i.data.ndim or i.data.dtype == np.bool_)):
+            return True
+    return False
+
+
 def setitem(x, key, value):
     """`x[key] = value` with PyTorch's semantics; returns None."""
     x = tensor_arg(x)
@@ -718,7 +728,12 @@ def setitem(x, key, value):
             f"can't assign a {type_name(value)} to a torch.{versions.type_word(x.data.dtype)}Tensor"
         )
     v = value if isinstance(value, Tensor) else Tensor(to_array(value, x.data.dtype))
-    k, _name, adv = _norm_key(key, x.data.shape)
+    try:
+        k, _name, adv = _norm_key(key, x.data.shape)
+    except GradError:
+        if _advanced(key):  # index_put_: autograd's refusal comes before the kernel's checks
+            check_leaf(x)
+        raise
     if not adv:
         # a Python bool (x[True] = v) is a dim of 1 here: the view x[k], not x[key]'s copy
         bools = key is True or (type(key) is tuple and any(v is True for v in key))

@@ -315,3 +315,32 @@ case(
         b.grad = None
     """,
 )
+
+case(
+    "inplace_errors/copy_shapes_and_index_put_on_a_leaf",
+    """
+    import torch
+    pairs = [((1, 3), (2, 3)), ((3,), (2, 3)), ((2, 3), (3, 3)), ((3,), (4,)), ((2, 1), (2, 3)),
+             ((), (2,)), ((2,), (1, 1, 2)), ((0,), (2, 0)), ((2, 1, 3), (4, 3))]
+    for a, b in pairs:
+        try:
+            torch.ones(a).copy_(torch.ones(b))
+        except RuntimeError as e:
+            print(e)
+    x = torch.ones(2, 3, requires_grad=True)
+    y = x * 2
+    def put(t, key, v):
+        t[key] = v
+    for t, key in ((x[1:], x > 0.5), (x.t(), x > 0.5), (x, torch.ones(3, 3) > 0),
+                   (x, [0, 5]), (y, [0, 5]), (y, torch.ones(3, 3) > 0), (x, 5), (x, (0, 7))):
+        try:
+            put(t, key, 2.0)
+        except (RuntimeError, IndexError) as e:
+            print(type(e).__name__, e)
+    with torch.no_grad():
+        try:
+            put(x, torch.ones(3, 3) > 0, 2.0)
+        except IndexError as e:
+            print(e)
+    """,
+)
