@@ -145,7 +145,7 @@ def _norm_key(key, shape, get=False, deferred=None):
         if isinstance(k, int):
             if not -n <= k < n:
                 raise GradIndexError(
-                    f"index {k} is out of bounds for dimension {dim} with size {n}"
+                    f"index {k} is out of bounds for dimension {pos} with size {n}"
                 )
             out.append(k)
             name = "SelectBackward0"

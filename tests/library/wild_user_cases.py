@@ -344,3 +344,25 @@ case(
             print(e)
     """,
 )
+
+case(
+    "index_errors/dimension_is_the_keys_position",
+    """
+    import torch
+    def put(t, k, v):
+        t[k] = v
+    w = torch.ones(1)
+    x = torch.ones(2, 3, 4)
+    keys = [(w, (Ellipsis, 1)), (w, 1), (torch.ones(2, 1), (0, Ellipsis, 3)),
+            (torch.ones(2, 3), (Ellipsis, 5, 0)), (torch.ones(2, 3), (None, 5)),
+            (x, (None, 0, None, 9)), (x, (slice(None), None, 5)), (x, (True, 0, 9)),
+            (x, (torch.tensor([0]), 0, 9)), (x, (torch.ones(2, 3, dtype=torch.bool), 9)),
+            (x, (torch.tensor(True), 0, 9)), (x, (torch.tensor(1), 7)), (x, (1, -4))]
+    for t, k in keys:
+        for f in (lambda: t[k], lambda: put(t, k, 1.0)):
+            try:
+                f()
+            except IndexError as e:
+                print(e)
+    """,
+)
