@@ -338,6 +338,51 @@ def class_attr(cls, name):
     raise GradAttributeError(f"type object '{_type_name(cls)}' has no attribute '{name}'")
 
 
+#: (a class of the program, a name) -> library_method's answer, emptied when a class of the
+#: program changes (`changed`: only set_class_attr sets a program class's attribute; a
+#: library class's attributes never change) or when it grows large
+_LIBRARY_METHODS: dict = {}
+
+
+def library_method(cls, name):
+    """class_attr(cls, name) for a class of the program when no class of the program in
+    its MRO has `name` and a library base gives it a public class or static method
+    (`LeakyClamp.apply` of a torch.autograd.Function), kept; None for any other case
+    (class_attr answers it)."""
+    key = (cls, name)
+    f = _LIBRARY_METHODS.get(key)
+    if f is not None:
+        return f or None
+    if len(_LIBRARY_METHODS) >= 256:
+        _LIBRARY_METHODS.clear()
+    f = _LIBRARY_METHODS[key] = _library_method(cls, name) or False
+    return f or None
+
+
+def _library_method(cls, name):
+    if not is_user_class(cls) or is_dunder(name) or name in ("__mro__", "__bases__"):
+        return None
+    ukey = user_key(name)
+    mro = cls.__mro__
+    for c in mro:  # (class_attr's two walks, in its order)
+        d = c.__dict__
+        if d.get(USER) and d.get(ukey) is not None:
+            return None
+    for c in mro:
+        d = c.__dict__
+        methods, values = d.get("language_class_methods"), d.get("language_class_attrs")
+        if (methods and name in methods) or (values and name in values):
+            return None  # (class_attr's other library answers: not kept)
+        raw = d.get(name)
+        if isinstance(raw, (staticmethod, classmethod)):
+            allowed = d.get("language_methods")
+            if (allowed and name in allowed) or (
+                d.get("language_subclassable") and not name.startswith("_")
+            ):
+                return raw.__get__(None, cls)
+    return None
+
+
 def _shown(c):
     """Whether a program sees class c as a class (its own, object, the library's, an
     exception type)."""
@@ -414,8 +459,10 @@ def set_class_attr(cls, name, value):
 
 def changed(cls):
     """The attributes of cls were set: what its and its subclasses' LOOKUP tables keep
-    is forgotten, and which classes hash and compare as Python does (HASH_PLAIN)."""
+    is forgotten, and which classes hash and compare as Python does (HASH_PLAIN), and
+    the library methods `library_method` found."""
     _forget_hashes()
+    _LIBRARY_METHODS.clear()
     classes = [cls]
     while classes:
         c = classes.pop()

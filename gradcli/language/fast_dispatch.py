@@ -19,7 +19,8 @@ from . import runtime as rt
 from .arity import MethodName
 from .callsites import _other_method
 from .calls import backward_hint
-from .classes import NAMES, USER, direct_name, is_user_class, plain_class_attr, plain_lookup
+from .classes import NAMES, USER, direct_name, is_user_class, library_method, plain_class_attr
+from .classes import plain_lookup
 from . import bitwise
 from .datamodel import _DUNDER, BINARY, NO, _sign, refused
 from .fast_support import framed as in_frames
@@ -130,6 +131,13 @@ def method_caller(attr, line, col):
                     return m(o, *a)
                 except Exception as e:
                     return call_failed(e, BoundMethod(o, attr, m), list(a), {}, attr, line, col, {})
+        elif plain and isinstance(o, type):  # a library base's class method of the program's
+            m = library_method(o, attr)  # class (LeakyClamp.apply): what get_attr gives
+            if m is not None:
+                try:
+                    return m(*a)
+                except Exception as e:
+                    return call_failed(e, m, list(a), {}, attr, line, col, {})
         return other(o, list(a))
 
     return run
