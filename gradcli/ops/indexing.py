@@ -9,6 +9,7 @@ import numpy as np
 
 from ..engine.declare import none
 from ..engine.function import Function
+from ..engine.modes import state as modes
 from ..engine.forward import linear
 from ..engine.versions import viewing
 from ..core.convert import tensor_arg
@@ -247,7 +248,7 @@ def slice_bounds(key):
     """(start, stop, step) of a slice of a tensor, in the order and words of torch's
     slicing: each bound converted, then a zero step refused as Python refuses it (a
     negative one is the caller's: torch's own ValueError)."""
-    start, stop, step = (_slice_bound(v) for v in (key.start, key.stop, key.step))
+    start, stop, step = _slice_bound(key.start), _slice_bound(key.stop), _slice_bound(key.step)
     if step == 0:
         raise GradRuntimeError("slice step cannot be zero", type_name="ValueError")
     return start, stop, step
@@ -289,6 +290,8 @@ def index(x, key, given=None):
         ends = slice_bounds(key)
         if ends[2] is None or ends[2] > 0:  # (else _norm_key's error)
             k = (slice(*ends),)  # (_norm_key's key and node for it)
+            if not x.requires_grad and not modes.on:  # (what apply gives: no node)
+                return Tensor(x.data[k + (Ellipsis,)])
             return _node_class("SliceBackward0").apply(x, key=k, adv=False, given=given)
     deferred: list = []
     try:
@@ -404,8 +407,11 @@ def unbind(x, dim=0):
         raise GradIndexError("Dimension specified as 0 but tensor has no dimensions")
     (axis,) = norm_dims(dim, nd)
     check_objects(x.data.shape[axis], "unbinding this tensor", 300)
-    cls = _node_class("UnbindBackward0", True)
     lead = (slice(None),) * axis
+    if not x.requires_grad and not modes.on:  # (what apply gives: no node)
+        d = x.data
+        return tuple(Tensor(d[lead + (i, Ellipsis)]) for i in range(d.shape[axis]))
+    cls = _node_class("UnbindBackward0", True)
     given = (dim, None)
     return tuple(
         cls.apply(x, key=lead + (i,), adv=False, given=given) for i in range(x.data.shape[axis])

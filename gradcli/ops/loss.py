@@ -639,9 +639,32 @@ _NLL_LAST: dict = {}
 _NLL_KEPT_SIZE = 4096
 
 
+#: per (samples, classes, dtype, ndim): the read-only rows, their flat offsets, unit
+#: weights and all-kept flags of _nll_found's common case (made once per shape)
+_NLL_SHAPES: dict = {}
+
+
 def _nll_found(x, target, weight, ignore_index):
     cols = target.reshape(-1).astype(np.int64)
     c = x.shape[-1]
+    if (
+        weight is None
+        and cols.size
+        and not 0 <= ignore_index < c
+        and cols.view(np.uint64).max() < c
+    ):  # (every class in bounds, so none ignored: one compare, the arrays of its shape)
+        key = (cols.size, c, x.dtype, x.ndim)
+        made = _NLL_SHAPES.get(key)
+        if made is None:
+            rows = np.arange(x.shape[0] if x.ndim == 2 else 1)
+            made = (rows, rows * c, np.ones(cols.shape, x.dtype), np.ones(cols.shape, bool))
+            for a in made:
+                a.flags.writeable = False
+            if len(_NLL_SHAPES) >= 64:
+                _NLL_SHAPES.clear()
+            _NLL_SHAPES[key] = made
+        rows, offsets, coef, keep = made
+        return rows, cols, coef, keep, (offsets + cols if x.ndim == 2 else cols), True
     keep = cols != ignore_index
     rows = np.arange(x.shape[0] if x.ndim == 2 else 1)
     if weight is None and cols.size and keep.all() and 0 <= cols.min() and cols.max() < c:

@@ -53,3 +53,18 @@ def test_ignored_samples_walk():
     w = np.where(keep, 1.0, 0.0)
     got = nll_cascade(x * keep, w, keep, False)
     assert [_bits(v) for v in got] == [_bits(v) for v in nll_cascade_walk(x * keep, w, keep, False)]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("kind", ["normal", "zeros", "special"])
+def test_few_samples_add_as_the_walk_at_every_size(dtype, kind):
+    # (up to SMALL_NLL samples: Python floats for float64, NumPy float32 scalars for
+    # float32, each addition in its dtype)
+    rng = np.random.default_rng(hash(("few", kind, np.dtype(dtype).char)) % 2**32)
+    for n in range(1, 100):
+        for _ in range(3):
+            x = _values(rng, n, dtype, kind)
+            keep = np.ones(n, bool)
+            got = nll_cascade(x, np.ones(n, dtype), keep, False, True)
+            ref = nll_cascade_walk(x, np.ones(n, dtype), keep, False)
+            assert [_bits(v) for v in got] == [_bits(v) for v in ref], n

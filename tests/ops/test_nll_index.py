@@ -55,3 +55,32 @@ def test_a_class_out_of_bounds_after_kept_ones():
         _loss(x, t)
     with pytest.raises(GradIndexError, match="Target 3 is out of bounds."):
         _loss(x[:, :3], np.array([1, 2, 3]))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_targets_in_bounds_find_what_a_unit_weight_finds(dtype):
+    # (every class in bounds and the ignored index out of them: the arrays of the shape,
+    # made once and read-only, and the flat positions of these targets)
+    rng = np.random.default_rng(3)
+    for n, c in ((32, 27), (5, 2), (1, 7), (64, 10)):
+        x = rng.standard_normal((n, c)).astype(dtype)
+        for ignore_index in (-100, c, 10**6):
+            for _ in range(4):
+                t = rng.integers(0, c, n)
+                got = loss._nll_found(x, t, None, ignore_index)
+                ref = loss._nll_found(x, t, np.ones(c, dtype), ignore_index)
+                assert got[5] is ref[5] is True
+                for a, b in zip(got[:5], ref[:5]):
+                    assert a.dtype == b.dtype and a.shape == b.shape
+                    assert a.tobytes() == b.tobytes()
+                assert not any(a.flags.writeable for a in (got[0], got[2], got[3]))
+                again = loss._nll_found(x, rng.integers(0, c, n), None, ignore_index)
+                assert again[2] is got[2] and again[1] is not got[1]
+    x = rng.standard_normal((4, 3)).astype(dtype)
+    got = loss._nll_found(x, np.array([0, 2, 1, 2]), None, 2)  # (an ignored class)
+    assert got[3].tolist() == [True, False, True, False] and got[5] is False
+    for bad in (-1, 3):
+        with pytest.raises(GradIndexError, match=f"Target {bad} is out of bounds."):
+            loss._nll_found(x, np.array([0, bad, 1, 2]), None, -100)
+    got = loss._nll_found(x[0], np.array(1), None, -100)  # (one sample: no rows)
+    assert got[4].tolist() == [1] and got[1].tolist() == [1]

@@ -248,10 +248,12 @@ def nll_cascade(losses, weights, keep, weighted, whole=None):
     if n and not (keep.all() if whole is None else whole):
         return nll_cascade_walk(losses, weights, keep, weighted)
     power = max(4, (int(n - 1).bit_length() if n > 1 else 0) // 4)
-    if not weighted and n <= SMALL_NLL and losses.dtype == _F64:
-        total = _nll_levels_floats(losses.tolist(), 1 << power)
+    if not weighted and n <= SMALL_NLL and (losses.dtype == _F64 or losses.dtype == _F32):
+        # (float32: its NumPy scalars, whose additions are float32's, in the same order)
+        seq = losses.tolist() if losses.dtype == _F64 else list(losses)
+        total = _nll_levels_floats(seq, 1 << power)
         if total == total:
-            return _F64.type(total), _F64.type(n)
+            return losses.dtype.type(total), losses.dtype.type(n)
     zero = losses.dtype.type(0)
     with np.errstate(invalid="ignore", over="ignore"):
         total = _nll_levels(losses, 1 << power, zero)
@@ -296,14 +298,17 @@ def _nll_levels(seq, step, zero):
 
 
 #: float64 losses of at most this many samples are added as Python floats (the same
-#: IEEE additions in the same order, without a NumPy call per level)
+#: IEEE additions in the same order, without a NumPy call per level), float32 ones as
+#: NumPy's float32 scalars
 SMALL_NLL = 96
 _F64 = np.dtype(np.float64)
+_F32 = np.dtype(np.float32)
 
 
 def _nll_levels_floats(seq, step):
-    """_nll_levels on a list of Python floats (doubles): each block's sum from its first
-    item, then +0, as `_accumulate`'s last item plus +0; the rests from their first item
+    """_nll_levels on a list of Python floats (doubles), or of NumPy float32 scalars (to
+    which a Python float adds as a float32: NumPy's weak scalars): each block's sum from
+    its first item, then +0, as `_accumulate`'s last item plus +0; the rests from their first item
     plus +0 (`_seq_from_zero`)."""
     total = 0.0
     for _ in range(7):
