@@ -25,7 +25,7 @@ from ..runtime.device import Device
 from ..ops.creation import TorchGenerator
 from ..ops.return_types import ValuesIndices
 from ..library.values import BoundMethod, BuiltinFunction, Module, Size
-from ..library.stdlib import LazyIterator
+from ..library.stdlib import LazyIterator, LruCache
 from ..core.parameter import is_parameter
 from ..library.nn.module import Parameter
 from ..library.torch_names import library_class
@@ -72,7 +72,7 @@ def _short(name):
 def name_attr(obj, name):
     """`obj.__name__` / `obj.__qualname__` / `obj.__doc__`, as Python gives them for
     functions, classes, built-ins and modules; Python's AttributeError otherwise."""
-    if type(obj) is BoundUserMethod:
+    if type(obj) is BoundUserMethod or type(obj) is LruCache:  # (a cache: its function's)
         obj = obj.fn
     if type(obj) is UserFunction:
         return (

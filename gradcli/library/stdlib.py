@@ -358,6 +358,52 @@ class Partial:
         return f"functools.partial({', '.join(parts)})"
 
 
+_CACHE_INFO: list = []  # functools' CacheInfo, a namedtuple made on first use
+
+
+class LruCache:
+    """functools.lru_cache's wrapper of a function: Python's own cache (its keys, hits,
+    misses and eviction) around the program's function, with cache_info() and
+    cache_clear()."""
+
+    __slots__ = ("fn", "cached")
+    language_type_path = "functools._lru_cache_wrapper"
+
+    def __init__(self, fn, maxsize, typed):
+        import functools as _functools
+
+        self.fn, self.cached = fn, _functools.lru_cache(maxsize, typed)(fn)
+
+    def __call__(self, *args, **kwargs):
+        return self.cached(*args, **kwargs)
+
+    def cache_info(self):
+        if not _CACHE_INFO:
+            _CACHE_INFO.append(_namedtuple("CacheInfo", "hits misses maxsize currsize"))
+        return _CACHE_INFO[0](*self.cached.cache_info())
+
+    def cache_clear(self):
+        self.cached.cache_clear()
+
+    language_methods = {"cache_info": cache_info, "cache_clear": cache_clear}
+
+    def __repr__(self):
+        return "<functools._lru_cache_wrapper object>"
+
+
+def _lru_cache(maxsize=128, typed=False):
+    """functools.lru_cache(maxsize=128, typed=False), or @lru_cache on a function."""
+    if callable(maxsize) and not isinstance(maxsize, bool):  # @lru_cache without a call
+        return LruCache(maxsize, 128, typed)
+    if maxsize is not None and (type(maxsize) is not int):
+        raise GradTypeError("Expected first argument to be an integer, a callable, or None")
+    if maxsize is not None and maxsize < 0:
+        maxsize = 0
+    return BuiltinFunction(
+        "functools.lru_cache.<decorator>", lambda fn: LruCache(fn, maxsize, typed)
+    )
+
+
 def counted(it):
     """`it`, its items counted as steps against --max-steps when that is given (a
     built-in that iterates, sum(map(f, ...)) or functools.reduce, is stopped as a loop
@@ -441,6 +487,8 @@ def _functools_module():
                 "functools.reduce", lambda f, it, *a: _functools.reduce(f, counted(it), *a)
             ),
             "wraps": BuiltinFunction("functools.wraps", _wraps),
+            "lru_cache": BuiltinFunction("functools.lru_cache", _lru_cache),
+            "cache": BuiltinFunction("functools.cache", lambda fn: LruCache(fn, None, False)),
         },
     )
 

@@ -1,5 +1,6 @@
-"""functools.partial and the lazy itertools as CPython answers them: a partial's func,
-args and keywords, its repr, a partial of a partial; itertools.cycle, repeat, takewhile,
+"""functools.partial, lru_cache and the lazy itertools as CPython answers them: a partial's
+func, args and keywords, its repr, a partial of a partial; a cached function's hits,
+misses, eviction and cache_info(); itertools.cycle, repeat, takewhile,
 dropwhile, filterfalse, compress and tee. Each program runs in gradcli with the fast tier
 and without it, and in the CPython running the tests; the three must print the same. An
 endless cycle or repeat stops at the list-size limit, as itertools.count does."""
@@ -31,6 +32,48 @@ class A:
 print(functools.partial(A().m, 3)(4), functools.partial(sorted, key=len)(["aaa", "b", "cc"]))
 try:
     functools.partial(5)
+except TypeError as e:
+    print(e)
+""",
+    "lru_cache_and_cache": """
+import functools
+from functools import lru_cache, cache
+@functools.lru_cache(maxsize=None)
+def fib(n):
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+print(fib(30), fib.cache_info(), fib.__name__)
+@lru_cache
+def sq(x):
+    print("computing", x)
+    return x * x
+print(sq(3), sq(3), sq(4), sq.cache_info())
+sq.cache_clear()
+print(sq.cache_info(), sq(3))
+@cache
+def f(a, b=2):
+    return a + b
+print(f(1), f(1, b=2), f(1, 2), f.cache_info().hits, f.cache_info().misses)
+@lru_cache(maxsize=2)
+def g(x):
+    print("g", x)
+    return -x
+for v in (1, 2, 1, 3, 2, 1):
+    g(v)
+print(g.cache_info(), g.cache_info().currsize, type(g))
+class P:
+    def __init__(self, v):
+        self.v = v
+    def __hash__(self):
+        return hash(self.v)
+    def __eq__(self, o):
+        return self.v == o.v
+@cache
+def h(p):
+    print("h", p.v)
+    return p.v
+print(h(P(1)), h(P(1)), h(P(2)))
+try:
+    sq([1])
 except TypeError as e:
     print(e)
 """,

@@ -533,6 +533,7 @@ SWEEP = {
     "math": "import math\nv0 = math\n",
     "random": "import random\nv0 = random\n",
     "functools.partial": "import functools\nv0 = functools.partial(print, 1)\n",
+    "functools.lru_cache": "import functools\nv0 = functools.lru_cache(print)\n",
     "itertools": "import itertools\nv0 = itertools.chain([1], [2])\n",
     "namedtuple": "import collections\nP = collections.namedtuple('P', 'a b')\nv0 = P(1, 2)\n",
     "namedtuple class": "import collections\nv0 = collections.namedtuple('P', 'a b')\n",
