@@ -90,7 +90,7 @@ ESCAPES = [
     ("import os.path", "SyntaxError"),
     ("import math.os", "SyntaxError"),
     ("from os import path", "SyntaxError"),
-    ("from functools import lru_cache", "SyntaxError"),
+    ("from functools import singledispatch", "SyntaxError"),
     ("import importlib", "SyntaxError"),
     # dict/set methods are an allowlist too
     ("{}.__class__", "AttributeError"),
