@@ -71,6 +71,12 @@ def _restore_tensors(snap):
             g.data = gdata
 
 
+def _source_line(line: int) -> str:
+    """The text of line `line` of the program being run ('' if it has none)."""
+    lines = state.origin[1].splitlines() if state.origin is not None else ()
+    return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
 class Session:
     """A program's (or a REPL's) variables and the run context it owns: settings
     given before (`ctx`, e.g. from the command line) or a fresh one."""
@@ -88,6 +94,7 @@ class Session:
         self.context = ctx
         ctx.session = self
         ctx.where = lambda: (self.filename, state.line)
+        ctx.source_line = _source_line
         self.activate()
 
     def activate(self):

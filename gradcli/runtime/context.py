@@ -67,6 +67,7 @@ class Context:
         "warned",
         "out",
         "where",
+        "source_line",
         "variables",
         "session",
         "leaf_hooks",
@@ -88,6 +89,7 @@ class Context:
         self.warned = set()  # warnings shown once per message
         self.out = None  # the output sink (gradcli/output.py)
         self.where = None  # () -> (file name, line) of the statement run
+        self.source_line = None  # (line) -> that line's text in the program run, or ''
         self.variables = None  # the program's variables (names for graphs)
         self.session = None  # the session that owns this context
         self.leaf_hooks = None  # engine: hooks registered on leaf tensors
@@ -114,12 +116,16 @@ class Context:
             return
         self.warned.add(message)
         sys.stdout.flush()
-        where = ""
+        where = shown = ""
         if self.where is not None:
             filename, line = self.where()
             if line:
                 where = f"{filename}:{line}: "
-        sys.stderr.write(f"{where}{kind}: {message}\n")
+                # Python's warnings show the line of a file ('<stdin>', '<string>': none)
+                if self.source_line is not None and not filename.startswith("<"):
+                    text = self.source_line(line).strip()
+                    shown = f"  {text}\n" if text else ""
+        sys.stderr.write(f"{where}{kind}: {message}\n{shown}")
         sys.stderr.flush()
 
 

@@ -125,6 +125,26 @@ def test_files_and_e_share_variables_in_command_line_order(tmp_path):
     assert r.stdout == "first\n14\n7\n"
 
 
+def test_a_warning_shows_the_line_of_a_file_as_python_does(tmp_path):
+    # Python's warnings print the stripped source line of a file after the message,
+    # none for code that has no file (-e, as `python -c`'s '<string>')
+    prog = tmp_path / "warn.py"
+    prog.write_text(
+        "import warnings\ndef f(t):\n    y = t * 2\n    return y.grad\n\n"
+        "x = tensor([1.], requires_grad=true)\nf(x)\nwarnings.warn('careful')\n"
+    )
+    r = gradcli("eval", "-q", prog)
+    assert r.returncode == 0, r.stderr
+    lines = r.stderr.splitlines()
+    assert len(lines) == 4, r.stderr
+    assert lines[0].startswith(f"{prog}:4: UserWarning: The .grad attribute of a Tensor")
+    assert lines[1:] == ["  return y.grad", f"{prog}:8: UserWarning: careful"] + [
+        "  warnings.warn('careful')"
+    ]
+    r = gradcli("eval", "-q", "-e", "import warnings; warnings.warn('careful')")
+    assert (r.returncode, r.stderr) == (0, "<-e>:1: UserWarning: careful\n")
+
+
 def test_error_inside_a_function_names_the_file_it_was_defined_in(tmp_path):
     lib = tmp_path / "lib.ag"
     lib.write_text("def f(x):\n    y = x + 1\n    return y @ y\n")
