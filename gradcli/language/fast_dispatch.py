@@ -14,6 +14,7 @@ from ..library.values import python_protocol
 from ..library.values import METHODS, BoundMethod
 from ..library.values import Module as Namespace
 from ..library.numpy_ns import NUMPY_VALUES
+from ..library.torch_ns import namespace
 from ..library.nn.module import Module
 from . import runtime as rt
 from .arity import MethodName
@@ -131,6 +132,12 @@ def method_caller(attr, line, col):
                     return m(o, *a)
                 except Exception as e:
                     return call_failed(e, BoundMethod(o, attr, m), list(a), {}, attr, line, col, {})
+        elif t is Namespace and plain:  # torch.no_grad(): the member as get_attr reads it
+            try:
+                m = o.get(attr, namespace())
+            except GradError as e:
+                raise e.at(line, col)
+            return call(m, list(a), {}, attr, line, col, {})
         elif plain and isinstance(o, type):  # a library base's class method of the program's
             m = library_method(o, attr)  # class (LeakyClamp.apply): what get_attr gives
             if m is not None:
