@@ -48,13 +48,14 @@ _schedules: dict = {}  # structure -> steps
 _seen: dict = {}  # structure -> times seen without a schedule yet
 
 
-def find(root):
+def find(root, walked=None):
     """The schedule for the graph under the node `root`, or None: the ready queue
     orders the pass (too big, a node made without a creation number, or a structure
-    not seen often enough yet)."""
+    not seen often enough yet).  The list `walked`, if given, receives the nodes in
+    the walk's order (`_structure`)."""
     if not MAX_NODES:
         return None
-    key = _structure(root)
+    key = _structure(root, walked)
     if key is None:
         return None
     steps = _schedules.get(key)

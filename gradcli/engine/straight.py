@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import ast
 from sys import getrefcount
+from operator import is_
 from types import CodeType, FunctionType
 
 import numpy as np
@@ -39,7 +40,8 @@ from ..numerics.sums.sum_mid import MID_MIN
 from ..runtime import context
 from ..runtime.errors import GradRuntimeError
 from . import observe, schedule, straight_code, versions
-from .autograd import _ONES, _cast, _store_grad, plain_node
+from .autograd import _ONES, _cast, _plain, _store_grad, plain_node
+from .autograd import backward_out as autograd_backward_out
 from .passes import SECOND_BACKWARD, _deliver, deliver_leaves, finished_leaves
 from .schedule import Later, LaterF
 from .vjp_arrays import sum_to
@@ -67,6 +69,50 @@ class Straight:
         self.steps = steps
         self.run = None
         self.uses = 0
+
+
+#: the Straights of a compiled `loss.backward()`'s graphs (`backward_out`): by id of
+#: their schedule, [(the nodes' dtypes, where the leaves' gradients go, the Straight or
+#: None when a node gathers pieces), ...]
+_COMPILED: dict = {}
+_SHAPES_PER_SCHEDULE = 4
+
+
+def backward_out(out):
+    """`loss.backward()` (autograd.backward_out): through a Straight when its graph
+    has a schedule (schedule.find: a structure seen before, as a compiled loop makes a
+    new graph of one structure each iteration) and the pass is the common case a
+    Straight covers (`backward`), else autograd.backward_out.  The code of a Straight is
+    written for its graph's node dtypes and for which gradients go to one leaf, which
+    a structure does not say (its leaves are -1): they are read from each pass's graph
+    and pick the Straight.  A graph with a node that gathers the pieces of a split
+    (`cut_piece`, which the pass gathers: engine/piece_grads.py) keeps the loop.
+    `--no-replay` keeps it too (the loop a replayed body's Straight is compared with)."""
+    if not _plain(out) or out.data.ndim or not context.current.replay:
+        return autograd_backward_out(out)
+    root = out.grad_fn
+    walked: list = []
+    steps = schedule.find(root, walked)
+    if steps is None:
+        return autograd_backward_out(out)
+    dtypes = [n.out_dtype for n in walked]
+    sent = _sent(walked, steps)
+    kept = _COMPILED.get(id(steps))
+    if kept is None or kept[0] is not steps:
+        if len(_COMPILED) >= _KEEP:
+            _COMPILED.clear()
+        kept = _COMPILED[id(steps)] = (steps, [])
+    for d, s, prog in kept[1]:
+        if s == sent and all(map(is_, d, dtypes)):
+            break
+    else:
+        prog = None if any(n.cut_piece for n in walked) else Straight(steps)
+        if len(kept[1]) >= _SHAPES_PER_SCHEDULE:
+            del kept[1][0]
+        kept[1].append((dtypes, sent, prog))
+    if prog is None:
+        return autograd_backward_out(out)
+    return backward(root, out.data, False, prog)
 
 
 def made_now(root):

@@ -19,7 +19,7 @@ from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY, internal, register
 from ..ops.shape import numpy_T, to
 from ..core.layout import CONTIGUOUS, PRESERVE, memory_format_arg
 from .autograd_api import backward_leaves
-from ..engine.autograd import backward_out
+from ..engine.straight import backward_out
 from .values import METHODS, Size
 from .inference import check_requires_grad, detached
 from ..core.tensor import Tensor

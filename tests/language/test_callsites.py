@@ -524,7 +524,7 @@ def test_scaled_step_leaves_other_cases_to_the_general_path():
 
 def test_the_shortcuts_are_what_runs(monkeypatch):
     """The compared paths differ: the shortcuts run as compiled, and not with them off."""
-    from gradcli.engine import autograd
+    from gradcli.engine import autograd, straight
     from gradcli.language import callsites, updates
 
     seen = []
@@ -532,6 +532,7 @@ def test_the_shortcuts_are_what_runs(monkeypatch):
         (callsites, "call_failed"),
         (updates, "scaled_step"),
         (autograd, "_plain_root"),
+        (straight, "backward"),  # (a graph of a structure seen before: its Straight)
     ):
         real = getattr(mod, name)
         monkeypatch.setattr(
@@ -542,7 +543,8 @@ def test_the_shortcuts_are_what_runs(monkeypatch):
         "    a -= 0.1 * a.grad\na.sum(7)"
     )
     fast = _run(src)
-    assert seen == ["_plain_root", "scaled_step", "call_failed"]
+    assert seen[0] in ("_plain_root", "backward")
+    assert seen[1:] == ["scaled_step", "call_failed"]
     seen.clear()
     with _general_paths():
         general = _run(src)
