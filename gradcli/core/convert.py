@@ -163,6 +163,16 @@ def operand(value):
     raise err
 
 
+def tensor_only(value) -> Tensor:
+    """An operand PyTorch's argument parser takes only as a Tensor (not a number or a
+    list): its TypeError in the words of the op called (language/arity.py)."""
+    if isinstance(value, Tensor):
+        return value
+    err = OperandTypeError(f"expected a tensor, got {type_name(value)}")
+    err.value = value
+    raise err
+
+
 def tensor_arg(value) -> Tensor:
     """An argument that must be a tensor (a number or list is made into one)."""
     if isinstance(value, Tensor):

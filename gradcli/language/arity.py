@@ -40,9 +40,28 @@ class BareName(str):
 PYTHON = {"pow": (("base", 1), ("exp", 2))}
 
 
+_IN_PLACE: dict = {}  # an op's in-place method (and its aliases') -> the op's entry
+
+
+def _entry(name):
+    """The op `name` names: a built-in, or an op's in-place method (`add_`, `greater_`),
+    whose PyTorch parser words its errors as the op's method does."""
+    entry = BUILTINS.get(name)
+    if entry is None and name.endswith("_"):
+        if not _IN_PLACE:  # (derived from the ops' declarations, at the first error)
+            for e in BUILTINS.values():
+                if e.inplace:
+                    _IN_PLACE.setdefault(e.inplace.name, e)
+                    if e.inplace.name == f"{e.name}_":
+                        for a in e.aliases:
+                            _IN_PLACE.setdefault(f"{a}_", e)
+        entry = _IN_PLACE.get(name)
+    return entry
+
+
 def _parser(name):
     """The Parser the op `name` declares (ops/registry.py), for that name or alias."""
-    entry = BUILTINS.get(name)
+    entry = _entry(name)
     parser = entry.parser if entry is not None else None
     return parser.get(name) if isinstance(parser, dict) else parser
 
@@ -53,7 +72,7 @@ def _types(args):
 
 def _is_builtin(fn, name):
     """Whether `fn` is the op `name` (a method, the function, or its value wrapper)."""
-    entry = BUILTINS.get(name)
+    entry = _entry(name)
     if entry is None:
         return False
     target = getattr(fn, "fn", fn)  # BuiltinFunction, BoundMethod
@@ -79,7 +98,11 @@ def _op_name(fn, name):
 
 def builtin_name(fn):
     """The name of the built-in op `fn` is (a function value called without a name:
-    `getattr(torch, "gt")(x)`), or None."""
+    `getattr(torch, "gt")(x)`; an alias by its own name, `getattr(torch, "greater")`), or
+    None."""
+    own = getattr(fn, "_gradcli_name", None)
+    if isinstance(own, str) and _is_builtin(fn, own):
+        return own
     return next((e.name for e in BUILTINS.values() if _is_builtin(fn, e.name)), None)
 
 
@@ -114,7 +137,7 @@ def operand_error(fn, name, args, value):
             f"({_types(given)}), but expected one of:"
         )
     try:
-        params = list(inspect.signature(BUILTINS[name].fn).parameters.values())
+        params = list(inspect.signature(_entry(name).fn).parameters.values())
     except (TypeError, ValueError):
         return None
     params = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
@@ -127,6 +150,23 @@ def operand_error(fn, name, args, value):
     return GradTypeError(
         f"{name}(): argument '{params[at]}' (position {pos + 1}) must be Tensor, not {what}"
     )
+
+
+_COMBINATION = "() received an invalid combination of arguments - got (Tensor"
+
+
+def method_words(message, name, given):
+    """An op's "invalid combination" error in the words of its method `name` (a tensor's
+    method called with `given` positional arguments, self among them), where the op's function
+    worded it: PyTorch's parser of a method names the method (`xlogy_`) and leaves self
+    out of what it got (`got (str)`, not `got (Tensor, str)`)."""
+    op, cut, rest = message.partition(_COMBINATION)
+    if not cut or not op.isidentifier():
+        return message
+    got = rest.partition("), but expected")[0]
+    if got.count(",") + 1 != given or "=" in got:  # (worded as the method's already)
+        return message
+    return f"{name}() received an invalid combination of arguments - got ({rest.removeprefix(', ')}"
 
 
 def arity_error(fn, name, args, kwargs):

@@ -15,7 +15,7 @@ from ..library.values import METHODS
 from ..ops import batching
 from ..ops.registry import BUILTINS, FUNCTIONS, METHOD_ONLY
 from . import positions
-from .arity import arity_error, builtin_name, operand_error
+from .arity import MethodName, arity_error, builtin_name, method_words, operand_error
 from .classes import callable_class
 from .functions import UserFunction
 from .iteration import pyname
@@ -66,6 +66,8 @@ def call_failed(e, fn, args, kwargs, name, line, col, kwpos):
             raise err.at(line, col) from None
     if name and e.line is None and e.message.startswith("argument '"):
         e.message = f"{name}(): {e.message}"  # PyTorch names the function
+    if type(e) is GradTypeError and e.line is None and type(name) is MethodName and not kwargs:
+        e.message = method_words(e.message, name, len(args))
     raise e.at(*_kw_pos(e, kwpos, line, col))
 
 

@@ -167,9 +167,25 @@ _SIZED = "zeros ones full empty zeros_like ones_like full_like empty_like eye id
 _SCALAR_TYPES = {}  # id(the language's np.float32 ...) -> NumPy's type
 
 
+class _ScalarType(BuiltinFunction):
+    """A NumPy scalar type as the language has it: equal to its dtype, as NumPy's
+    (`a.dtype == np.float32`)."""
+
+    __slots__ = ()
+
+    def __eq__(self, other):
+        t = _SCALAR_TYPES.get(id(self))
+        if isinstance(other, np.dtype):
+            return other == t
+        return self is other
+
+    def __hash__(self):
+        return id(self)
+
+
 def _scalar_type(t):
     """np.float32 ...: callable (np.float32(1.5)) and a dtype (dtype=np.float32)."""
-    f = BuiltinFunction(f"numpy.{t.__name__}", lambda *a: call(t, *a))
+    f = _ScalarType(f"numpy.{t.__name__}", lambda *a: call(t, *a))
     _SCALAR_TYPES[id(f)] = t
     _LANGUAGE_TYPES[t] = f
     CLASS_NAMES[id(f)] = (f, f"numpy.{t.__name__}")
@@ -366,8 +382,9 @@ def make_module():
             "linspace": _ranged("linspace", np.linspace),
             "random": _random_module(),
         }
-        for t in (np.float32, np.float64, np.int32, np.int64, np.uint8, np.bool_):
+        for t in (np.float16, np.float32, np.float64, np.int32, np.int64, np.uint8, np.bool_):
             members[t.__name__] = _scalar_type(t)
+        members["bool_"] = members[np.bool_.__name__]  # (NumPy's older name of np.bool)
         functions = np.__dict__  # (the names are this module's own, never a program's)
         for name in _ELEMENTWISE:
             members[name] = _wrap(name, functions[name])

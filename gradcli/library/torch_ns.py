@@ -602,7 +602,7 @@ def namespace() -> dict:
         ns = {}
         for name, entry in BUILTINS.items():
             if entry.function and "." not in name:  # (linalg.vector_norm: torch.linalg's)
-                ns[name] = entry.fn
+                ns[name] = entry.fn if name == entry.name else _alias_function(entry.fn, name)
         ns.update(CONSTANTS)
         for name in (
             "float64",
@@ -688,6 +688,7 @@ def namespace() -> dict:
         torch_members["diff"] = METHOD_ONLY["diff"].fn
         torch_members.update(random_api.namespace_members())
         torch_members["inference_mode"] = inference_mode
+        torch_members["default_generator"] = TorchGenerator.wrapping(None)  # (the run's own)
         torch_members["compile"] = compile
         torch_members["__version__"] = "2.13.0+cpu"  # (the PyTorch whose printing it follows)
         torch_members["is_inference_mode_enabled"] = inference.is_inference_mode_enabled
@@ -787,6 +788,20 @@ def tensor_input(name, fn):
     torch_fn.__wrapped__ = fn
     torch_fn.op_function = name
     return torch_fn
+
+
+def _alias_function(fn, alias):
+    """An op's alias as a function of its own (`torch.greater` is not `torch.gt`, as in
+    PyTorch): the op's code under the alias's name, so that its errors name the alias
+    (language/arity.py follows `__wrapped__` to the op)."""
+    if not isinstance(fn, types.FunctionType):
+        return fn
+    f = types.FunctionType(fn.__code__, fn.__globals__, alias, fn.__defaults__, fn.__closure__)
+    f.__kwdefaults__ = fn.__kwdefaults__
+    f.__dict__.update(fn.__dict__)
+    f.__wrapped__ = fn  # type: ignore[attr-defined]
+    f._gradcli_name = alias  # type: ignore[attr-defined]
+    return f
 
 
 def _name_functions(members):

@@ -295,20 +295,26 @@ def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
 
 class TorchGenerator:
     """`torch.Generator()`: a CPU generator of its own (a fresh one draws what a fresh
-    torch.Generator() draws), or, from torch.manual_seed, the default generator."""
+    torch.Generator() draws), or, from torch.manual_seed, the default generator
+    (`torch.default_generator`: `wrapping(None)`, the running program's own)."""
 
-    __slots__ = ("gen",)
+    __slots__ = ("_gen",)
 
     def __init__(self, device="cpu"):
         on_cpu(device)
         # a copy of the default generator's machinery, seeded as a new torch.Generator()
-        self.gen = context.current.generator.clone().manual_seed(DEFAULT_SEED)
+        self._gen = context.current.generator.clone().manual_seed(DEFAULT_SEED)
 
     @classmethod
     def wrapping(cls, gen):
         g = cls.__new__(cls)
-        g.gen = gen
+        g._gen = gen
         return g
+
+    @property
+    def gen(self):
+        g = self._gen
+        return context.current.generator if g is None else g
 
     def initial_seed(self):
         return self.gen.initial_seed()

@@ -19,7 +19,7 @@ from ..numerics.floats.powers import torch_pow
 from ..numerics.sums.summation import torch_sum
 from ..numerics.sums.vector_norm import vector_norm
 from ..numerics.sums.welford import welford_var
-from ..core.convert import tensor_arg
+from ..core.convert import tensor_arg, tensor_only
 from ..core.tensor import Tensor, type_name
 from ..engine.function import FUNCTIONS, TensorF
 from .elementwise import times_scalar
@@ -459,7 +459,7 @@ class Dist(Norm):
     parser=Parser(("other",)),
 )
 def dist(input, other, p=2):
-    a, b = tensor_arg(input), tensor_arg(other)
+    a, b = tensor_only(input), tensor_only(other)
     if a.data.shape != b.data.shape:
         try:
             np.broadcast_shapes(a.data.shape, b.data.shape)

@@ -1950,3 +1950,11 @@ for _name, _src in _USER:
     if any(n == _name for n, _ in CASES):
         raise ValueError("duplicate case name: " + _name)
     CASES.append((_name, _src))
+
+# ------------------------------------------- code people bring: aliases, errors, numpy
+from wild_fidelity_cases import CASES as _FIDELITY  # noqa: E402
+
+for _name, _src in _FIDELITY:
+    if any(n == _name for n, _ in CASES):
+        raise ValueError("duplicate case name: " + _name)
+    CASES.append((_name, _src))
