@@ -8,12 +8,13 @@ from typing import Any
 import numpy as np
 
 from ..engine.declare import none
-from ..engine.function import Untracked
+from ..engine.function import Function, Untracked
 from ..core import dtypes
 from ..core.convert import tensor_arg
 from ..runtime.limits import check_reduction
 from ..core.tensor import Tensor
-from .registry import internal, Parser, register
+from ..runtime.errors import GradTypeError
+from .registry import internal, Operator, Parser, register
 from .dims import norm_dims
 from .elementwise import _args2, _wrapped
 
@@ -40,6 +41,45 @@ def _compare(cls):
     return fn
 
 
+class _CompareInPlace(Function):
+    """x.gt_(other) ...: the comparison written into x, in x's dtype (1 or 0); its
+    gradients are zeros (PyTorch's GtBackward0 for a number, GtBackward1 for a tensor)."""
+
+    __slots__ = ("shapes",)
+    np_fn: Any = None
+    saved_names = none("PyTorch's node saves only the shapes and dtypes of its operands")
+    formula = none("no gradient: its value is 0 or 1 and its gradients are zeros")
+
+    def forward(self, a, b=None, *, number=None):
+        self.shapes = (
+            ((a.shape, a.dtype),) if b is None else ((a.shape, a.dtype), (b.shape, b.dtype))
+        )
+        return np.asarray(self.np_fn(a, number if b is None else b)).astype(a.dtype)
+
+    def backward(self, g, F):  # zeros_like(self), zeros_like(other)
+        zeros = [np.zeros(s, d) if need else None for need, (s, d) in zip(self.needs, self.shapes)]
+        return tuple(Tensor(z) if F.tensor_mode and z is not None else z for z in zeros)
+
+    def jvp(self, ts, F, *_):  # self_t.zero_()
+        return Tensor(np.zeros(*self.shapes[0]))
+
+
+def _compare_in_place(by_number, by_tensor):
+    """The function of x.gt_(other) ... (library/inplace.py writes its result into x)."""
+
+    def fn(a, b):
+        a, b = _args2(a, b)
+        if type(a) is not Tensor:
+            raise GradTypeError(f"expected a tensor, got {type(a).__name__}")
+        if type(b) is Tensor:
+            return by_tensor.apply(a, b)
+        if type(b) is int and a.data.dtype.kind in "iu":
+            b = _wrapped(b, a.data.dtype)
+        return by_number.apply(a, number=b)
+
+    return fn
+
+
 for _name, _np, _sym, _aliases in (
     ("lt", np.less, "<", ("less",)),
     ("le", np.less_equal, "<=", ("less_equal",)),
@@ -53,6 +93,23 @@ for _name, _np, _sym, _aliases in (
         (_Compare,),
         {"__slots__": (), "name": _name, "np_fn": staticmethod(_np), "__module__": __name__},
     )
+    _in_place = _compare_in_place(
+        *(
+            type(
+                f"{_name.capitalize()}InPlace{k}",
+                (_CompareInPlace,),
+                {
+                    "__slots__": (),
+                    "name": f"{_name.capitalize()}Backward{k}",
+                    "np_fn": staticmethod(_np),
+                    "__module__": __name__,
+                },
+            )
+            for k in (0, 1)
+        )
+    )
+    _fn = _compare(_cls)
+    _fn.inplace_call = _in_place
     register(
         _name,
         f"{_name}(input, other)",
@@ -62,12 +119,12 @@ for _name, _np, _sym, _aliases in (
         category="compare",
         checks=none("not differentiable (a bool result)"),
         batch="elementwise",
-        inplace=None,
-        operators=(_sym,),
+        inplace=f"{_name}_",
+        operators=(Operator(_sym, in_place=False),),
         pure=True,
         aliases=_aliases,
-    )(internal(_name)(_compare(_cls)))
-del _name, _np, _sym, _cls, _aliases
+    )(internal(_name)(_fn))
+del _name, _np, _sym, _cls, _aliases, _fn, _in_place
 
 
 for _name, _np, _doc in (

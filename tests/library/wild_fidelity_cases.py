@@ -103,3 +103,67 @@ case(
     print(torch.randn(2, 2, dtype=torch.float32, generator=torch.default_generator))
     """,
 )
+
+case(
+    "fidelity/compare_in_place",
+    """
+    import torch
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    z = x * 1
+    print(z.gt_(2.0), z.grad_fn.name(), z._version)
+    z2 = x * 1
+    print(z2.lt_(torch.tensor([2.0, 2.0, 2.0])), z2.grad_fn.name())
+    z.sum().backward()
+    print(x.grad)
+    z3 = x * 1
+    print(z3.eq_(torch.tensor(2.0)), z3.grad_fn.name())
+    (z2 + z3).sum().backward()
+    print(x.grad)
+    i = torch.tensor([1, 5, 3])
+    print(i.ge_(3), i.dtype)
+    print(i.le_(0.5))
+    print(i.ne_(1))
+    b = torch.tensor([True, False])
+    print(b.greater_equal_(torch.tensor([False, False])))
+    print(b.not_equal_(True))
+    print(b.less_(1))
+    f = torch.tensor([1.0, 2.0], dtype=torch.float32)
+    print(f.greater_(torch.tensor([0.5, 3.0])), f.dtype)
+    print(f.less_equal_(1), f.dtype)
+    i = torch.tensor([1, 5, 3])
+    print(i.gt_(torch.tensor([1.5, 1.5, 1.5])))
+    y = torch.tensor([1.0, 4.0])
+    w = torch.tensor([2.0, 2.0], requires_grad=True)
+    r = y.lt_(w)
+    print(r, r.grad_fn.name(), r.requires_grad)
+    r.sum().backward()
+    print(w.grad)
+    v = torch.tensor([0.5, 1.5, 2.5])
+    for m in ["gt_", "ge_", "lt_", "le_", "eq_", "ne_", "greater_", "greater_equal_", "less_",
+              "less_equal_", "not_equal_"]:
+        u = v.clone()
+        print(m, getattr(u, m)(1.5), u._version)
+    a = torch.tensor([0.5, 1.5, 2.5], requires_grad=True)
+    s = a.sin()
+    t = s.ge_(0.9)
+    g, = torch.autograd.grad((t * a).sum(), a, create_graph=True)
+    print(g, g.requires_grad)
+    """,
+)
+
+errors(
+    "fidelity/compare_in_place/errors",
+    "import torch\nx = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\ni = torch.tensor([1, 5, 3])",
+    [
+        "i.gt_(torch.tensor([1.0, 2.0]))",
+        "x.gt_(1)",
+        "torch.tensor([1.0, 2.0]).expand(2, 2).gt_(1)",
+        "i.gt_('a')",
+        "x.detach().gt_()",
+        "x.detach().eq_(torch.zeros(2, 3))",
+        "x.detach().greater_('a')",
+        "i.lt_(None)",
+        "x.detach().add_('a')",
+        "x.detach().pow_('a')",
+    ],
+)
