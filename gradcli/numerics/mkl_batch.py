@@ -72,21 +72,26 @@ def _batch_operand(x):
     return arr, at, tr, ld, 0 if one else arr[0].nbytes
 
 
-def bmm(a, b):
+def bmm(a, b, c=None, alpha=1.0, beta=0.0):
     """a @ b for 3-D float arrays of one dtype as PyTorch's bmm computes it on MKL's
     path (baddbmm_with_gemm_ -> cpublas::gemm_batched_with_stride): gemm for one item,
     else one cblas_?gemm_batch (column-major, one group) over pointers to the items;
-    None when MKL cannot."""
+    with c (the product's shape), torch.baddbmm's `beta * c + alpha * (a @ b)` in the same
+    calls; None when MKL cannot."""
     p = _kind(a)
     if p is None or b.dtype != a.dtype or max(a.shape + b.shape) >= 2**31 or lib() is None:
         return None
     bs, rows, k = a.shape
     cols = b.shape[2]
     if bs == 1:
+        if c is not None:
+            return mm(a[0], b[0], c[0], alpha, beta, by_rows=True)[None]
         return mm(a[0], b[0], by_rows=True)[None]
     A, a_at, ta, lda, sa = _batch_operand(a)
     B, b_at, tb, ldb, sb = _batch_operand(b)
     out, out_at = _empty((bs, rows, cols), a.dtype)
+    if c is not None:
+        out[...] = c
     ldc = cols
     # row-major C = A B is column-major C^T = B^T A^T: gemm's (m, n, k) = (cols, rows, k),
     # its first operand b; internal::normalize_last_dims for the degenerate sizes
@@ -105,7 +110,7 @@ def bmm(a, b):
         for at, s in ((b_at, sb), (a_at, sa), (out_at, out[0].nbytes))
     ]
     ints = (_TR if tb else _NO, _TR if ta else _NO, cols, rows, k, lda_, ldb_, ldc, bs)
-    args, _held = _one_group(_COL, p, ints, 1.0, 0.0, ptrs)
+    args, _held = _one_group(_COL, p, ints, alpha, beta if c is not None else 0.0, ptrs)
     # MKL's batch gives the same bits on one thread as on two (each product is one
     # thread's; checked on 2,400 batches, docs/developer/numerics.md)
     if _state["solo"]:

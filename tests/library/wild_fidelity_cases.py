@@ -167,3 +167,63 @@ errors(
         "x.detach().pow_('a')",
     ],
 )
+
+_BMM = """
+import torch
+_ = torch.manual_seed(0)
+for dt in (torch.float64, torch.float32):
+    c = torch.randn(3, 4, dtype=dt, requires_grad=True)
+    a = torch.randn(2, 3, 5, dtype=dt, requires_grad=True)
+    b = torch.randn(2, 5, 4, dtype=dt, requires_grad=True)
+    y = torch.baddbmm(c, a, b, beta=0.5, alpha=2)
+    print(y, y.grad_fn.name(), y.grad_fn._saved_alpha, y.grad_fn._saved_beta)
+    y2 = torch.addbmm(c, a, b)
+    print(y2, y2.grad_fn.name(), y2.grad_fn._saved_alpha, y2.grad_fn._saved_batch1_sym_argsize_0)
+    g = torch.autograd.grad((y * y).sum(), (c, a, b), create_graph=True)
+    print(g, [t.grad_fn.name() if t.grad_fn else None for t in g])
+    g = torch.autograd.grad((y2.sin()).sum(), (c, a, b), create_graph=True)
+    print(g, [t.grad_fn.name() if t.grad_fn else None for t in g])
+    print(torch.autograd.grad(g[1].sum(), a)[0])
+    A = torch.randn(4, 12, 10, dtype=dt)
+    B = torch.randn(4, 10, 9, dtype=dt)
+    C = torch.randn(12, 9, dtype=dt)
+    print(torch.baddbmm(C, A, B, beta=-1, alpha=0.25), torch.zeros(4, 12, 9, dtype=dt).baddbmm(A, B))
+    print(torch.addbmm(C, A, B, alpha=3), C.addbmm(A, B, beta=0))
+    A2 = torch.randn(4, 10, 12, dtype=dt).transpose(1, 2)
+    B2 = torch.randn(4, 9, 10, dtype=dt).transpose(1, 2)
+    print(torch.baddbmm(C[:1], A2, B2), torch.addbmm(C, A2, B2, beta=0.5))
+    x = torch.zeros(4, 12, 9, dtype=dt)
+    print(x.baddbmm_(A, B), x._version)
+    z = C.clone()
+    print(z.addbmm_(A, B, beta=2))
+    print(torch.baddbmm(torch.zeros(2, 3, 0, dtype=dt), torch.ones(2, 3, 2, dtype=dt), torch.ones(2, 2, 0, dtype=dt)).shape)
+    print(torch.baddbmm(torch.ones(2, 3, 4, dtype=dt), torch.ones(2, 3, 0, dtype=dt), torch.ones(2, 0, 4, dtype=dt), beta=2))
+    print(torch.addbmm(torch.ones(3, 4, dtype=dt), torch.ones(0, 3, 2, dtype=dt), torch.ones(0, 2, 4, dtype=dt), beta=3))
+    w = torch.randn(1, 4, 6, dtype=dt, requires_grad=True)
+    u = torch.baddbmm(torch.zeros(1, 1, 6, dtype=dt), torch.randn(1, 1, 4, dtype=dt), w)
+    u.pow(2).sum().backward()
+    print(u, w.grad)
+"""
+case("fidelity/baddbmm", _BMM)
+
+errors(
+    "fidelity/baddbmm/errors",
+    "import torch\nc = torch.randn(3, 4)\na = torch.randn(2, 3, 5)\nb = torch.randn(2, 5, 4)",
+    [
+        "torch.baddbmm(c, a, a)",
+        "torch.baddbmm(c, a[0], b)",
+        "torch.baddbmm(torch.zeros(5, 5), a, b)",
+        "torch.baddbmm(c, a, b.float())",
+        "torch.addbmm(c, a, a)",
+        "torch.addbmm(torch.zeros(4, 4), a, b)",
+        "torch.baddbmm(c, a, 'b')",
+        "a.baddbmm(1, b)",
+        "torch.addbmm(c, a[0], b)",
+        "torch.baddbmm(c, a, b[:1])",
+        "torch.addbmm(c, a, b[:1])",
+        "torch.baddbmm(c, a, b, beta='x')",
+        "torch.baddbmm(c)",
+        "a.addbmm_(a, b)",
+        "torch.addbmm(c, a, b[:, :4])",
+    ],
+)
