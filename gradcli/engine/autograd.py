@@ -139,7 +139,7 @@ def run_backward(
         roots.append(key)
 
     if capture is not None and held is None and not create_graph and len(roots) == 1:
-        steps = _grad_steps(roots[0]) if observe.TRACER is None else None
+        steps = _grad_steps(roots[0]) if observe.active() is None else None
         if steps is not None:  # autograd.grad through its graph's schedule
             _planned_grad(roots[0], grads[roots[0]], steps, retain_graph, capture, results)
             return _finish(inputs, results, touched, accumulate, allow_unused, False)
@@ -148,7 +148,7 @@ def run_backward(
     prev_mode = context.current.grad_enabled
     context.current.grad_enabled = create_graph
     res = results if capture is not None else None
-    tracer = observe.TRACER  # (engine/observe.py: trace, flow record)
+    tracer = observe.active()  # (engine/observe.py: trace, flow record)
     flow = observe.start_flow(len(deps)) if capture is None and not create_graph else None
     plain = capture is None and not create_graph and held is None and tracer is None
     if held is None and not plain and not create_graph:
@@ -347,7 +347,7 @@ def _row_plan(out, inputs):
     if (
         root is None
         or type(out) is not Tensor
-        or observe.TRACER is not None
+        or observe.active() is not None
         or noted(ctx)
         or any(type(t) is not Tensor or t.grad_fn is not None for t in inputs)
     ):
@@ -453,7 +453,7 @@ def _plain(out):
 
 def plain_path():
     """No tracer and no hooks on leaves: what `_plain` asks of the run besides `out`."""
-    return observe.TRACER is None and not context.current.leaf_hooks
+    return observe.active() is None and not context.current.leaf_hooks
 
 
 #: the head gradient of a 0-d floating output, by dtype: one read-only array of 1 for

@@ -4,6 +4,8 @@ gradients that flowed.
 - `TRACER`: None, or a callable(node, g, in_grads) that the engine calls for each
   node it runs (`set_tracer`: library/trace.py's for `backward ..., trace=true`);
   the engine reads it once per pass, so it costs nothing when off.
+- `active()`: the tracer of a pass: TRACER, inside anomaly mode's check of each node's
+  gradients when the run has it on (torch.autograd.detect_anomaly).
 - `FLOWS`: the flow record of the last FLOW_KEEP backward passes through graphs
   of at most FLOW_NODES nodes (no autograd.grad-style capture, no create_graph):
   [(pass number, {id(node): the gradient that flowed into it, or its shape if it
@@ -15,6 +17,12 @@ gradients that flowed.
 """
 
 from __future__ import annotations
+
+import numpy as np
+
+from ..core.tensor import Tensor
+from ..runtime import context
+from ..runtime.errors import GradRuntimeError
 
 TRACER = None
 FLOWS: list = []
@@ -51,3 +59,30 @@ def flow_record(number):
         if n == number:
             return rec
     return None
+
+
+def active():
+    """The tracer the engine calls in a pass now: TRACER, or, in anomaly mode with its
+    NaN check (context.anomaly), TRACER after the check of each node's gradients."""
+    on, check_nan = context.current.anomaly
+    if not (on and check_nan):
+        return TRACER
+    inner = TRACER
+
+    def check(node, g, in_grads):
+        for i, ig in enumerate(in_grads):
+            if ig is None:
+                continue
+            arr = ig.data if type(ig) is Tensor else ig
+            if isinstance(arr, np.ndarray) and arr.dtype.kind in "fc" and np.isnan(arr).any():
+                context.current.warn(
+                    f"Error detected in {node.name}. Traceback of forward call that caused "
+                    "the error:"
+                )
+                raise GradRuntimeError(
+                    f"Function '{node.name}' returned nan values in its {i}th output."
+                )
+        if inner is not None:
+            inner(node, g, in_grads)
+
+    return check

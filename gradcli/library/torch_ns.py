@@ -34,7 +34,7 @@ from .torch_names import name_classes
 from . import calculus, counting, random_api  # noqa: F401  (counting: its ops)
 from .nn import module as nn_module
 from . import optim
-from . import inference
+from . import anomaly, inference
 from .inference import inference_mode
 from ..core.tensor import Tensor
 from ..core.printing import DEFAULT_PRINTOPTS
@@ -642,6 +642,8 @@ def namespace() -> dict:
             {
                 "functional": autograd_functional,
                 "gradcheck": calculus.torch_gradcheck,
+                "detect_anomaly": anomaly.DetectAnomaly,
+                "set_detect_anomaly": anomaly.SetDetectAnomaly,
                 "profiler": Module("torch.autograd.profiler", {"profile": Profile}),
                 # PyTorch's module (library/saved_hooks.py), not gradcli's own graph() picture
                 "graph": Module("torch.autograd.graph", load=_graph_members),
@@ -688,6 +690,8 @@ def namespace() -> dict:
         torch_members["diff"] = METHOD_ONLY["diff"].fn
         torch_members.update(random_api.namespace_members())
         torch_members["inference_mode"] = inference_mode
+        torch_members["is_anomaly_enabled"] = anomaly.is_anomaly_enabled
+        torch_members["is_anomaly_check_nan_enabled"] = anomaly.is_anomaly_check_nan_enabled
         torch_members["default_generator"] = TorchGenerator.wrapping(None)  # (the run's own)
         torch_members["compile"] = compile
         torch_members["__version__"] = "2.13.0+cpu"  # (the PyTorch whose printing it follows)

@@ -75,6 +75,7 @@ class Context:
         "replay",
         "fast_tier",
         "validate_args",
+        "anomaly",
     )
 
     def __init__(self):
@@ -98,6 +99,8 @@ class Context:
         self.fast_tier = DEFAULTS.fast_tier  # plain code as Python bytecode (--no-fast-tier)
         # torch.distributions' checks of arguments and values (set_default_validate_args)
         self.validate_args = True
+        # torch.autograd's anomaly mode: (on, check_nan) (detect_anomaly, set_detect_anomaly)
+        self.anomaly = (False, True)
 
     @property
     def generator(self):

@@ -227,3 +227,47 @@ errors(
         "torch.addbmm(c, a, b[:, :4])",
     ],
 )
+
+case(
+    "fidelity/detect_anomaly",
+    """
+    import torch
+    x = torch.tensor([0.0, 1.0], requires_grad=True)
+    print(torch.is_anomaly_enabled())
+    with torch.autograd.detect_anomaly():
+        print(torch.is_anomaly_enabled())
+        y = (x * 2).sqrt()
+        y.sum().backward()
+        print(x.grad)
+    print(torch.is_anomaly_enabled())
+    r = torch.autograd.set_detect_anomaly(True)
+    print(torch.is_anomaly_enabled(), torch.is_anomaly_check_nan_enabled())
+    _ = torch.autograd.set_detect_anomaly(False)
+    with torch.autograd.set_detect_anomaly(True):
+        print(torch.is_anomaly_enabled())
+        g, = torch.autograd.grad((x * x).sum(), x, create_graph=True)
+        print(g)
+    print(torch.is_anomaly_enabled())
+    with torch.autograd.detect_anomaly(check_nan=False):
+        print(torch.is_anomaly_check_nan_enabled())
+        z = (x * 0) / x
+        z.sum().backward()
+        print(x.grad)
+    x.grad = None
+    with torch.autograd.detect_anomaly():
+        z = (x * 0) / x
+        z.sum().backward()
+    """,
+)
+
+case(
+    "fidelity/detect_anomaly/grad",
+    """
+    import torch
+    x = torch.tensor([0.0, 4.0], requires_grad=True)
+    with torch.autograd.detect_anomaly():
+        y = x.sqrt() * x.log()
+        g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+        print(g)
+    """,
+)
