@@ -675,6 +675,8 @@ def namespace() -> dict:
                         "matrix_norm": BUILTINS["linalg.matrix_norm"].fn,
                         "norm": BUILTINS["linalg.norm"].fn,
                         "cross": BUILTINS["linalg.cross"].fn,
+                        "cholesky": BUILTINS["linalg.cholesky"].fn,
+                        "eigvalsh": BUILTINS["linalg.eigvalsh"].fn,
                     },
                 ),
             }

@@ -54,6 +54,7 @@ from . import norm_pool  # noqa: F401,E402  (embedding batch_norm avg_pool2d ada
 from . import layer_norm, group_norm  # noqa: F401,E402  (layer_norm rms_norm group_norm)
 from . import rounding, addmm  # noqa: F401,E402  (div's rounding_mode, fmod; torch.addmm)
 from . import baddbmm  # noqa: F401,E402  (torch.baddbmm, torch.addbmm)
+from . import linalg_decomp  # noqa: F401,E402  (linalg.cholesky, linalg.eigvalsh)
 from . import lerp, amax  # noqa: F401,E402  (torch.lerp; torch.amax, amin)
 from . import selecting  # noqa: F401,E402  (masked_select roll nan_to_num frac)
 from . import cumulative, log_math  # noqa: F401,E402  (cumsum cumprod cummax cummin; logaddexp)

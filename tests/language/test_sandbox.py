@@ -388,6 +388,10 @@ NATIVE = {
     # MKL's LAPACK ?getrf_/?getrs_ (the matrix inverse as PyTorch computes it), bound
     # by those four fixed names in the library mkl.py loaded; no program's text reaches it
     "gradcli/numerics/linalg/lapack.py": {"ctypes"},
+    # MKL's LAPACK ?syevd_/?potrf_ and BLAS ?trsm_ (linalg.eigvalsh, linalg.cholesky and its
+    # gradient as PyTorch computes them), bound by those fixed names in the library mkl.py
+    # loaded; no program's text reaches it
+    "gradcli/numerics/linalg/symmetric.py": {"ctypes"},
     # calls the fused multiply-add loops it compiled itself (llvmlite, from its own fixed
     # IR) by their addresses; its only inputs are the arrays of the emulated arithmetic
     "gradcli/numerics/native.py": {"ctypes"},

@@ -271,3 +271,49 @@ case(
         print(g)
     """,
 )
+
+_LINALG = """
+import torch
+_ = torch.manual_seed(0)
+for dt in (torch.float64, torch.float32):
+    A = torch.randn(4, 4, dtype=dt)
+    S = (A @ A.T + 4 * torch.eye(4, dtype=dt)).requires_grad_()
+    L = torch.linalg.cholesky(S)
+    print(L, L.grad_fn.name(), L.grad_fn._saved_upper)
+    U = torch.linalg.cholesky(S, upper=True)
+    print(U)
+    (L.sin().sum() + U.pow(2).sum()).backward()
+    print(S.grad)
+    S.grad = None
+    e = torch.linalg.eigvalsh(S)
+    print(e, e.grad_fn.name())
+    (e * torch.arange(4, dtype=dt)).sum().backward()
+    print(S.grad)
+    print(torch.linalg.eigvalsh(S.detach(), UPLO='U'), torch.linalg.eigvalsh(S.detach()))
+    B = torch.randn(2, 3, 5, 5, dtype=dt)
+    SB = (B @ B.transpose(-1, -2) + 5 * torch.eye(5, dtype=dt)).requires_grad_()
+    LB = torch.linalg.cholesky(SB)
+    eB = torch.linalg.eigvalsh(SB)
+    (LB.sum() + eB.pow(2).sum()).backward()
+    print(LB[1, 2], eB, SB.grad[0, 1])
+    M = torch.randn(40, 40, dtype=dt)
+    P = (M @ M.T + torch.eye(40, dtype=dt)).requires_grad_()
+    (torch.linalg.cholesky(P).tril().sum() + torch.linalg.eigvalsh(P).sum()).backward()
+    print(P.grad.sum(), P.grad[3, :4], P.grad[39, 30:])
+"""
+case("fidelity/linalg_cholesky_eigvalsh", _LINALG)
+
+errors(
+    "fidelity/linalg_cholesky_eigvalsh/errors",
+    "import torch\nS = (torch.eye(3) * 2).requires_grad_()\nM = torch.ones(5, 3)",
+    [
+        "torch.linalg.cholesky(-S)",
+        "torch.linalg.cholesky(M)",
+        "torch.linalg.eigvalsh(M)",
+        "torch.linalg.cholesky(torch.zeros(3, 3))",
+        "torch.linalg.cholesky(torch.ones(2, 3, 3))",
+        "torch.linalg.eigvalsh(S, UPLO='X')",
+        "torch.linalg.cholesky(torch.ones(3))",
+        "torch.linalg.cholesky([[1.0]])",
+    ],
+)
