@@ -451,9 +451,13 @@ def _plain(out):
     )
 
 
+_ANOMALY_OFF = context.ANOMALY_OFF  # (the run's anomaly mode when it is off: one object)
+
+
 def plain_path():
     """No tracer and no hooks on leaves: what `_plain` asks of the run besides `out`."""
-    return observe.active() is None and not context.current.leaf_hooks
+    ctx = context.current
+    return observe.TRACER is None and not ctx.leaf_hooks and ctx.anomaly is _ANOMALY_OFF
 
 
 #: the head gradient of a 0-d floating output, by dtype: one read-only array of 1 for

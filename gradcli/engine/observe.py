@@ -64,8 +64,8 @@ def flow_record(number):
 def active():
     """The tracer the engine calls in a pass now: TRACER, or, in anomaly mode with its
     NaN check (context.anomaly), TRACER after the check of each node's gradients."""
-    on, check_nan = context.current.anomaly
-    if not (on and check_nan):
+    on, check_nan = mode = context.current.anomaly
+    if mode is context.ANOMALY_OFF or not (on and check_nan):
         return TRACER
     inner = TRACER
 

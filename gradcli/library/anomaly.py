@@ -56,10 +56,8 @@ class SetDetectAnomaly:
 
     def __init__(self, mode, check_nan=True):
         self.prev = context.current.anomaly
-        context.current.anomaly = (
-            _flag(mode, "set_anomaly_enabled"),
-            _flag(check_nan, "set_anomaly_enabled"),
-        )
+        state = (_flag(mode, "set_anomaly_enabled"), _flag(check_nan, "set_anomaly_enabled"))
+        context.current.anomaly = context.ANOMALY_OFF if state == context.ANOMALY_OFF else state
 
     def __enter__(self):
         return None

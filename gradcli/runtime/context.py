@@ -99,8 +99,9 @@ class Context:
         self.fast_tier = DEFAULTS.fast_tier  # plain code as Python bytecode (--no-fast-tier)
         # torch.distributions' checks of arguments and values (set_default_validate_args)
         self.validate_args = True
-        # torch.autograd's anomaly mode: (on, check_nan) (detect_anomaly, set_detect_anomaly)
-        self.anomaly = (False, True)
+        # torch.autograd's anomaly mode: (on, check_nan) (detect_anomaly, set_detect_anomaly);
+        # ANOMALY_OFF itself when off (the engine's plain path asks `is`)
+        self.anomaly = ANOMALY_OFF
 
     @property
     def generator(self):
@@ -132,6 +133,7 @@ class Context:
         sys.stderr.flush()
 
 
+ANOMALY_OFF = (False, True)
 current = Context()
 
 
