@@ -68,8 +68,10 @@ class SetDetectAnomaly:
 
 
 def is_anomaly_enabled():
+    """Whether anomaly mode is on (torch.autograd.detect_anomaly, set_detect_anomaly)."""
     return context.current.anomaly[0]
 
 
 def is_anomaly_check_nan_enabled():
+    """Whether anomaly mode checks each backward node's gradients for NaN."""
     return context.current.anomaly[1]

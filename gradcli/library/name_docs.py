@@ -33,7 +33,8 @@ DOCS = {
     "torch.special": "special functions under their torch.special names: expit, xlogy, erf, "
     "erfinv, exp2, expm1, log1p, logsumexp, softmax, log_softmax, round, logit, sinc, "
     "digamma, psi",
-    "torch.linalg": "linear algebra: inv, det, slogdet, solve, cross, norm, vector_norm and matrix_norm",
+    "torch.linalg": "linear algebra: inv, det, slogdet, solve, cross, cholesky, eigvalsh, "
+    "norm, vector_norm and matrix_norm",
     "torch.accelerator": "accelerator queries; none is available",
     "torch.utils": "utils.data: Dataset, TensorDataset, DataLoader",
     "torch.utils.data": "datasets and batching: Dataset, TensorDataset, Subset, random_split, "
