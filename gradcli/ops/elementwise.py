@@ -646,7 +646,10 @@ def div(a, b):
         dt = _same_float(a, b)
         if dt is not None:
             return Div.apply2(a, b, dt)
+    given = a, b
     a, b, dt = _operands(a, b)
+    if dt.kind in "iu":  # (true division: a Python int as it is, not wrapped to the dtype)
+        a, b = (g if type(g) is int else v for g, v in zip(given, (a, b)))
     dt = _float_dt(dt)
     if dt is F16:
         a, b = HALF_NUMBER["operands"](a, b, True)

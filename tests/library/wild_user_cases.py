@@ -366,3 +366,15 @@ case(
                 print(e)
     """,
 )
+
+case(
+    "int_dtypes/true_division_by_a_number_outside_the_dtype",
+    """
+    import torch
+    b = torch.tensor([1, 200, 3], dtype=torch.uint8)
+    c = torch.tensor([1, -2], dtype=torch.int8)
+    print(b / -1, torch.div(b, -2), b.true_divide(-1), -1 / b, 300 / b)
+    print(c / 200, 200 / c, c / -129, torch.tensor([True, False]) / -3)
+    print(b * -1, b + 300, b - 5, c * 200)
+    """,
+)
