@@ -154,12 +154,23 @@ class CustomNode(Node):
 
     formula = none("no formula rule yet: shown as a named function with its local Jacobian")
 
-    __slots__ = ("ctx", "fn_cls", "k", "n_out", "out_meta", "argpos", "nargs", "__weakref__")
+    __slots__ = (
+        "ctx",
+        "fn_cls",
+        "k",
+        "n_out",
+        "out_meta",
+        "argpos",
+        "nargs",
+        "shapes",
+        "__weakref__",
+    )
     name = "CustomBackward"
     saved_names = none("PyTorch's names of its saved values are not recorded")
 
     def forward(self, *arrays, out, setup):
         (self.ctx, self.fn_cls, self.k, self.n_out, self.out_meta, self.argpos, self.nargs) = setup
+        self.shapes = [(a.shape, a.dtype) for a in arrays]  # (the tensor inputs')
         return out
 
     def ctx_attr(self, name, missing):
@@ -192,7 +203,7 @@ class CustomNode(Node):
                 plans = _PLANS[0]  # (imported: its forward made the plan)
                 res = plans.backward(cls, ctx, grads, self.nargs)
                 if type(res) is plans.Arrays:  # (its plan's: an array or None each)
-                    return tuple([res[i] for i in self.argpos])
+                    return _valid(self, [res[i] for i in self.argpos], F)
             else:
                 res = cls.backward(ctx, *grads)
         finally:
@@ -212,7 +223,7 @@ class CustomNode(Node):
                 out.append(Tensor(np.asarray(r, dtype=float)) if F.tensor_mode else np.asarray(r))
             else:
                 out.append(r if F.tensor_mode else r.data)
-        return tuple(out)
+        return _valid(self, out, F)
 
     def jvp(self, ts, F):
         cls = self.fn_cls
@@ -231,6 +242,30 @@ class CustomNode(Node):
 
     def __repr__(self):
         return f"<torch.autograd.function.{self.name} object>"
+
+
+def _valid(node, grads, F):
+    """The gradients a Function's backward gave its tensor inputs (arrays, or Tensors
+    under create_graph), as PyTorch's engine takes them (validate_outputs): one of an
+    input that needs none is not looked at; one of another shape is summed to the
+    input's when the input's shape expands to it, and refused otherwise; one of
+    another float dtype is cast to the input's."""
+    for j, r in enumerate(grads):
+        if r is None or not node.needs[j]:
+            continue
+        shape, dt = node.shapes[j]
+        a = r.data if F.tensor_mode else r
+        if a.shape != shape:
+            n = len(a.shape) - len(shape)
+            if n < 0 or any(s not in (1, d) for s, d in zip(shape, a.shape[n:])):
+                raise GradRuntimeError(
+                    f"Function {node.name} returned an invalid gradient at index {j} - "
+                    f"got {list(a.shape)} but expected shape compatible with {list(shape)}"
+                )
+            r = grads[j] = F.sum_to(r, shape)
+        if not F.tensor_mode and r.dtype != dt and r.dtype.kind == dt.kind == "f":
+            grads[j] = r.astype(dt)
+    return tuple(grads)
 
 
 _NODES = {}

@@ -267,3 +267,55 @@ def test_gradcheck_and_gradgradcheck_accept_custom_functions(session_out):
             return g * result * 1.5
 
     assert gradcheck(lambda t: WrongExp.apply(t), x) is False
+
+
+def test_a_gradient_of_another_shape_is_summed_or_refused_as_pytorch_validates_it():
+    """PyTorch's engine checks what a Function's backward gives each tensor input that
+    needs a gradient: summed to the input's shape when that shape expands to it, refused
+    naming the input's place among the tensor inputs otherwise (it was taken as it was:
+    a wrong-shaped .grad, or NumPy's error later); a wrong dtype is cast. Torch 2.13's
+    output of this program."""
+    from conftest import Run
+
+    program = """
+import torch
+torch.set_default_dtype(torch.float64)
+class Wide(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.sum(0) * 2
+    @staticmethod
+    def backward(ctx, g):
+        return g.expand(4, 5, 3)
+class Short(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, a, x, y):
+        return x * y
+    @staticmethod
+    def backward(ctx, g):
+        return None, g, g[:2]
+class Double(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+    @staticmethod
+    def backward(ctx, g):
+        return g.float()
+w = torch.ones(5, 3, dtype=torch.float64, requires_grad=True)
+Wide.apply(w).sum().backward()
+print(w.grad.shape, w.grad.sum())
+w.grad = None
+Short.apply(2.0, w, torch.ones(5, 3)).sum().backward()
+print(w.grad.sum())
+w.grad = None
+Double.apply(w).sum().backward()
+print(w.grad.dtype)
+for i in range(60):
+    Short.apply(2.0, w, w if i == 50 else torch.ones(5, 3)).sum().backward()
+"""
+    r = Run(program)
+    assert r.out == ("torch.Size([5, 3]) tensor(60.)\ntensor(15.)\ntorch.float64\n"), r.out
+    assert r.error is not None and r.error.message == (
+        "Function ShortBackward returned an invalid gradient at index 1 - got [2, 3] but "
+        "expected shape compatible with [5, 3]"
+    ), r.error
