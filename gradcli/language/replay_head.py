@@ -18,7 +18,7 @@ from ..core.dtypes import DType
 from ..core.tensor import Tensor
 from ..runtime.device import Device
 from .loop_shapes import REPORT, _kind, _pure_method, _statements, _string, _written, augmented
-from .loop_shapes import bound_names
+from .loop_shapes import _made_of, bound_names
 from .loop_shapes import names_in, report
 from .parser import Tree
 from .positions import pos
@@ -74,17 +74,12 @@ def _scheduled(nodes, at):
 def _numeric(node) -> bool:
     """Whether an expression is made of numbers, names, `+ - * / // % **`, unary minus,
     `name[index]` and calls `f(args)` of a name (`get_lr(it)`, `lrs[i]`), each part so."""
-    if not isinstance(node, Tree):
-        return False
+    return _made_of(node, _NUMERIC, _numeric_part)
+
+
+def _numeric_part(node) -> bool:
+    """An index `x[i, ...]` or a call `f(a, ...)` of a name whose parts are `_numeric`."""
     d, ch = node.data, node.children
-    if d in ("name", "number"):
-        return True
-    if d == "binary":
-        return all(t.value in _NUMERIC for t in ch[1::2]) and all(map(_numeric, ch[0::2]))
-    if d == "power":
-        return _numeric(ch[0]) and _numeric(ch[2])
-    if d == "unary":
-        return ch[0].value == "-" and _numeric(ch[1])
     if d == "getitem":
         subs = ch[1]
         return (
@@ -103,7 +98,7 @@ def _numeric(node) -> bool:
     return False
 
 
-_NUMERIC = frozenset({"+", "-", "*", "/", "//", "%"})
+_NUMERIC = frozenset({"+", "-", "*", "/", "//", "%", "**"})
 _ARGS = frozenset({"kwarg", "star_arg", "kw_arg", "starstar_arg"})
 
 
