@@ -387,8 +387,6 @@ class Function(metaclass=_FunctionType):
             context.current.grad_enabled = prev
             if hidden or fw.State.visible:  # (the forward may have opened a level)
                 fw.set_visible(hidden)
-        if type(out) is Tensor:  # one output tensor (the common case): the steps below
-            return _one_output(cls, ctx, args, argpos, out)
         is_tuple = isinstance(out, tuple)
         outs = out if is_tuple else (out,)
         tensors = [args[i] for i in argpos]
@@ -427,31 +425,6 @@ class Function(metaclass=_FunctionType):
         if saved.State.stack and nodes:
             ctx.to_save = saved.pack_values(ctx.to_save)  # saved-tensor hooks
         return tuple(results) if is_tuple else results[0]
-
-
-def _one_output(cls, ctx, args, argpos, o):
-    """The end of `Function.apply` for a forward that returned one Tensor `o`: its steps
-    for one output, without their lists."""
-    node_cls = _node_class(cls)
-    d = o.data
-    if id(o) in ctx.non_differentiable or d.dtype.kind != "f":
-        r = o
-    else:
-        tensors = [args[i] for i in argpos]
-        r = _record(node_cls, tensors, o, ctx, cls, 0, 1, [(d.shape, d.dtype)], argpos, len(args))
-    node = r.grad_fn
-    mine = isinstance(node, node_cls)
-    to_save = ctx.to_save
-    if to_save:
-        to_save = ctx.to_save = tuple([r if t is o else t for t in to_save])
-    ctx._out_nodes = (weakref.ref(node),) if mine else ()
-    if mine:
-        if to_save:  # what the engine frees after a backward (see CustomNode.backward)
-            node.saved, node.saved_src = (None,), (None,)
-            node.epoch = versions.state.epoch  # (as apply notes it)
-        if saved.State.stack:
-            ctx.to_save = saved.pack_values(to_save)  # saved-tensor hooks
-    return r
 
 
 def _defines(cls, name):
