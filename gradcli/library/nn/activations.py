@@ -207,6 +207,8 @@ class Softshrink(Hardshrink):
 class Softplus(Module):
     """log(1 + exp(beta * x)) / beta element-wise (x above threshold)."""
 
+    replay_op = "softplus"
+
     def __init__(self, beta=1.0, threshold=20.0):
         super().__init__()
         self.beta, self.threshold = beta, threshold

@@ -446,6 +446,8 @@ class LeakyReLU(Module):
 
 
 class GELU(Module):
+    replay_op = "gelu"
+
     def __init__(self, approximate="none"):
         super().__init__()
         self.approximate = approximate
