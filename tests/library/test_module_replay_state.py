@@ -85,3 +85,30 @@ def test_joined_states_keep_the_flat_comparison():
     _new_weight(b)
     assert not replay_same(joined)
     assert replay_same(tuple(sa))  # (a plain tuple of entries: checked a table at a time)
+
+
+def _class_entry(c):
+    """A program class's attributes as replay_through.through_state notes them."""
+    return (c.__dict__, tuple(c.__dict__), list(map(id, c.__dict__.values())), (), ())
+
+
+@pytest.mark.parametrize("change", ["rebound", "added", "removed"])
+def test_a_class_s_attributes_keep_the_flat_comparison(change):
+    class Net:
+        scale = 2.0
+
+        def forward(self, x):
+            return x
+
+    m = _model()
+    joined = replay_state(m)[0] + (_class_entry(Net),)
+    assert type(joined) is ReplayState and joined.flat is not None
+    assert replay_same(joined) and _replay_same(joined)
+    if change == "rebound":
+        Net.scale = 3.0
+    elif change == "added":
+        Net.extra = 1
+    else:
+        del Net.forward
+    assert not replay_same(joined)
+    assert not _replay_same(joined)

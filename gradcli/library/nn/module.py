@@ -551,11 +551,15 @@ def replay_state(m):
     return ReplayState(state), held, found
 
 
+_PROXY = types.MappingProxyType  # (a class's __dict__)
+
+
 class ReplayState(tuple):
     """replay_state's entries (a tuple of them), with every table among them at once
     (`flat`) for replay_same: its tables (each module's attributes and the tables among
-    them) in order, their lengths, their keys one after another, their values, the lists
-    (and empty tables) and their lengths; None where a table is not a dict."""
+    them, a program class's attributes too) in order, their lengths, their keys one after
+    another, their values' views and their values, the lists (and empty tables) and their
+    lengths; None where a table is neither a dict nor a class's mappingproxy."""
 
     def __init__(self, entries):
         dicts, lens, keys, values, lists, counts = [], [], [], [], [], []
@@ -571,11 +575,14 @@ class ReplayState(tuple):
                 lists.append(v)
                 counts.append(n)
         flat = None
-        if all(type(d) is dict for d in dicts):
-            values = list(chain.from_iterable(map(dict.values, dicts)))
+        if all(type(d) is dict or type(d) is _PROXY for d in dicts):
+            # (live views of the tables' values: a program class's attributes are a
+            # mappingproxy, whose values() is its dict's)
+            views = [d.values() for d in dicts]
+            values = list(chain.from_iterable(views))
             ids = [i for _, _, dids, subs, _ in self for i in chain(dids, *(x[2] for x in subs))]
             if list(map(id, values)) == ids:  # (as replay_state saw them)
-                flat = (dicts, lens, keys, values, lists, counts)
+                flat = (dicts, lens, keys, views, values, lists, counts)
         self.flat = flat
 
     def __add__(self, other):
@@ -591,11 +598,11 @@ def replay_same(state):
     flat = state.flat if type(state) is ReplayState else None
     if flat is None:
         return _replay_same(state)
-    dicts, lens, keys, values, lists, counts = flat
+    dicts, lens, keys, views, values, lists, counts = flat
     return (
         list(map(len, dicts)) == lens
         and [*chain.from_iterable(dicts)] == keys
-        and all(map(is_, chain.from_iterable(map(dict.values, dicts)), values))
+        and all(map(is_, chain.from_iterable(views), values))
         and list(map(len, lists)) == counts
     )
 
