@@ -10,13 +10,14 @@ from ..ops.registry import BUILTINS, METHOD_ONLY
 from . import runtime as rt
 from .functions import Scope
 from .loop_split import held, kind_of, split, to_cell, unpacked
+from .loop_schedules import schedules
+from .loop_updates import _grad_of
 from .loop_shapes import (
     _args,
     _augmented,
     _batch,
     _condition,
     _def_statements,
-    _grad_of,
     _has_call,
     _item_of,
     _kind,
@@ -105,6 +106,7 @@ def _tail(nodes, kinds):
     loop of plain Python would leave the fast tier, and its function with it), else
     None."""
     written = set().union(*(_written(n) for n in nodes))
+    kinds = schedules(nodes, kinds)  # (a schedule a replayed statement reads: None)
     kinds = [  # (an `if` on what the body changes: tested in its place, compiled)
         None if k is not None and k[0] == "guard" and names_in(k[1]) & written else k for k in kinds
     ]
@@ -150,10 +152,11 @@ def _compile(comp, nodes, target_names, cond, changing=frozenset(), heads=frozen
     parameter, its index tensor taken each iteration, replay_plan._keys)."""
     cond_names = names_in(cond) if cond is not None else set()
     nodes, alt, cells = split(nodes)  # (`total += E.item()`: loop_split.py)
-    kinds = [_kind(n) for n in nodes]
+    kinds = schedules(nodes, [_kind(n) for n in nodes])  # (lr = 0.1 * 0.99 ** i: compiled)
     if not nodes or None in kinds:
         return None
-    counters = {k[1] for k in kinds if k[0] in ("counter", "number")} | changing
+    timed = set().union(*(_written(n) for n, k in zip(nodes, kinds) if k[0] == "schedule"))
+    counters = {k[1] for k in kinds if k[0] in ("counter", "number")} | changing | timed
     counters |= {k[1][0] for k in kinds if k[0] == "item"}  # (changed by the body too)
     clipped = _clipped(nodes, kinds)  # norm = clip_grad_norm_(...): bound as compiled
     counters |= clipped or set()
@@ -212,7 +215,7 @@ def _compile(comp, nodes, target_names, cond, changing=frozenset(), heads=frozen
         elif kind == "library" and n.data == "assign":
             bound.add(n.children[0].children[0].value)
     changed = set().union(*(_augmented(n) for n in nodes))
-    moved = changed | target_names  # (a step's factor a loop's target or a head's name
+    moved = changed | target_names | timed  # (a step's factor a loop's target or a head's name
     # binds, `p -= lr * p.grad` after `lr = lrs[i]`: read as it is then, not a constant)
     items = []
     comp.depth += 1  # (as Compiler.block compiles a block)
@@ -397,6 +400,8 @@ def _item(comp, n, kind_what, results, changed, parts):
         bound = _loop_targets(n)
         if kind == "library" and n.data == "assign":  # (the name it binds: not read)
             bound.add(n.children[0].children[0].value)
+        if kind == "schedule":  # (the names it binds and does not read)
+            bound |= what
         extra = reads(n, bound)
         if n.data == "with_stmt":
             what = _block(comp, n)
@@ -507,7 +512,7 @@ def _shape(comp, st):
         if op is None or args is None or len(args) != 1:
             return None
         return _step_shape(comp, recv.children[0].value, op, args[0])
-    if d != "augassign":
+    if d != "augassign" or ch[0].data != "name":  # (`w.data -= ...`: as compiled)
         return None
     return _step_shape(comp, ch[0].children[0].value, ch[1].value, ch[2])
 

@@ -43,6 +43,9 @@ A `for` or `while` body qualifies when each of its statements is one of:
   in-place method, `register(inplace=...)`, of such right sides), also in `for p in
   recv.method():` loops: run as compiled in every iteration; `pass`, `global` and
   `nonlocal` (a `def` body's declarations);
+* a schedule (language/loop_schedules.py: `lr = 0.1 if i < 1000 else 0.01`, an `if` /
+  `elif` / `else` of such assignments), run as compiled in its place, and `for p in
+  params: p.data += -lr * p.grad` (loop_updates._data_step), run as compiled;
 * `if condition:` without `else`, the condition made of numbers and variables the body
   does not change, compared or combined (`t % 100 == 99`): tested before the
   iteration, and when it holds, that iteration runs as compiled.
@@ -78,6 +81,9 @@ from ..library.nn import utils  # noqa: F401
 from ..library.values import REPLAY_COMPILED
 from ..ops.registry import BUILTINS, METHOD_ONLY
 from .functions import UserFunction
+from .loop_schedules import schedule
+from .loop_trees import _args, _made_of, _number, _trees, _written, names_in
+from .loop_updates import _clear, _in_body, _no_grad_block, _no_grad_head, _over_parameters
 from .parser import Tree
 from .positions import pos
 
@@ -91,63 +97,6 @@ _COMPARED = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne
 #: the statements a body must have one of to be replayed: an assignment, or the append
 #: of a call's value (`losses.append(train_step(model, batch))`)
 _REPLAYS = ("assign", "append_call")
-
-
-def _trees(node):
-    """node and every Tree below it."""
-    todo = [node]
-    while todo:
-        n = todo.pop()
-        if isinstance(n, Tree):
-            yield n
-            todo.extend(n.children)
-
-
-def names_in(node):
-    """The variables an expression or statement reads or writes (its `name` nodes)."""
-    return {t.children[0].value for t in _trees(node) if t.data == "name"}
-
-
-def _number(node):
-    return isinstance(node, Tree) and (
-        node.data == "number"
-        or (node.data == "unary" and node.children[0].value == "-" and _number(node.children[1]))
-    )
-
-
-def _args(call):
-    """The positional arguments of a call node (None if it has any other kind)."""
-    args = call.children[1]
-    if args is None:
-        return []
-    out = list(args.children)
-    return (
-        out
-        if all(
-            isinstance(a, Tree) and a.data not in ("kwarg", "star_arg", "kw_arg", "starstar_arg")
-            for a in out
-        )
-        else None
-    )
-
-
-def _made_of(node, ops, other) -> bool:
-    """Whether an expression is names, numbers, `ops` (binary operators; "**" for powers
-    too) and unary minus of such parts, or a part `other(node)` accepts."""
-    if not isinstance(node, Tree):
-        return False
-    d, ch = node.data, node.children
-    if d in ("name", "number"):
-        return True
-    if d == "binary":
-        return all(t.value in ops for t in ch[1::2]) and all(
-            _made_of(c, ops, other) for c in ch[0::2]
-        )
-    if d == "power":
-        return "**" in ops and _made_of(ch[0], ops, other) and _made_of(ch[2], ops, other)
-    if d == "unary":
-        return ch[0].value == "-" and _made_of(ch[1], ops, other)
-    return other(node)
 
 
 def pure(node, me=None) -> bool:
@@ -363,62 +312,6 @@ def _logic(node) -> bool:
     return d == "not_" and _condition(ch[0])
 
 
-def _grad_of(node):
-    """`w.grad` -> 'w' (else None)."""
-    if (
-        isinstance(node, Tree)
-        and node.data == "getattr"
-        and node.children[1].value == "grad"
-        and isinstance(node.children[0], Tree)
-        and node.children[0].data == "name"
-    ):
-        return node.children[0].children[0].value
-    return None
-
-
-def _arithmetic(node) -> bool:
-    """Names, numbers, `w.grad` and `+ - * / ** ^` of them (an update's right side: no
-    call, subscript or comparison, which could run the program's own code)."""
-    return _made_of(node, _ARITH, lambda n: _grad_of(n) is not None)
-
-
-def _update(small) -> bool:
-    """A statement of a no_grad block that may run as compiled in a replayed iteration."""
-    d, ch = small.data, small.children
-    if d == "augassign":
-        return isinstance(ch[0], Tree) and ch[0].data == "name" and _arithmetic(ch[2])
-    if d == "assign":
-        return (
-            len(ch) == 2
-            and _grad_of(ch[0]) is not None
-            and isinstance(ch[1], Tree)
-            and ch[1].data == "none"
-        )
-    if d == "expr_stmt":
-        c = ch[0]
-        if not (isinstance(c, Tree) and c.data == "call" and c.children[0].data == "getattr"):
-            return False
-        recv, attr = c.children[0].children[0], c.children[0].children[1].value
-        args = _args(c)
-        if attr == "zero_" and c.children[1] is None:
-            return _grad_of(recv) is not None
-        # w.sub_(lr * w.grad): an op's in-place method of a variable (checked when the
-        # plan is made: a tensor), with arguments as an update's right side
-        return (
-            isinstance(recv, Tree)
-            and recv.data == "name"
-            and bool(args)
-            and _inplace_method(attr)
-            and all(_arithmetic(a) for a in args)
-        )
-    return d == "pass_stmt"
-
-
-def _inplace_method(name) -> bool:
-    """Whether `name` is the in-place method an op declares (`register(inplace=...)`)."""
-    return any(getattr(e.inplace, "name", None) == name for e in BUILTINS.values())
-
-
 #: what the expression of a no_grad number is (`_no_grad_number`): an op's application
 _NUMBER_OF = frozenset({"call", "binary", "power", "unary", "getitem"})
 
@@ -451,81 +344,6 @@ def _no_grad_number(node):
     if not (isinstance(expr, Tree) and expr.data in _NUMBER_OF and pure(expr)):
         return None
     return target.children[0].value, expr
-
-
-def _no_grad_head(node) -> bool:
-    """Whether a `with` statement is `with torch.no_grad():` (or `no_grad()`)."""
-    item = node.children[0]
-    if len(node.children) != 2 or item.children[1] is not None:
-        return False
-    c = item.children[0]
-    if c.data == "call" and c.children[1] is None:
-        c = c.children[0]
-    if c.data == "getattr":
-        ok = (
-            c.children[1].value == "no_grad"
-            and isinstance(c.children[0], Tree)
-            and c.children[0].data == "name"
-        )
-    else:
-        ok = c.data == "name" and c.children[0].value == "no_grad"
-    return ok
-
-
-def _no_grad_block(node) -> bool:
-    suite = node.children[-1]
-    if not _no_grad_head(node):
-        return False
-    for st in suite.children:
-        if not isinstance(st, Tree):
-            continue
-        if st.data == "for_stmt" and _over_parameters(st):
-            continue
-        if st.data != "simple_stmt" or not all(_update(x) for x in st.children if x is not None):
-            return False
-    return True
-
-
-def _over_parameters(node, update=None):
-    """`for p in recv.method(): updates` (`for param in model.parameters():`) or `for p
-    in name: updates` (`for p in params:`), without `else`: the block then runs as
-    compiled (its `recv` checked when the plan is made: an object whose class declares
-    `replay_calls`, or a list of tensors).  `update`: the test of each statement
-    (`_update`, else `_clear`)."""
-    target, iterable, suite, other = node.children
-    args = _args(iterable) if isinstance(iterable, Tree) and iterable.data == "call" else None
-    update = update or _update
-    return (
-        other is None
-        and isinstance(target, Tree)
-        and target.data == "name"
-        and (
-            (
-                args == []
-                and iterable.children[0].data == "getattr"
-                and isinstance(iterable.children[0].children[0], Tree)
-                and iterable.children[0].children[0].data == "name"
-            )
-            or (isinstance(iterable, Tree) and iterable.data == "name")
-        )
-        and all(
-            isinstance(st, Tree)
-            and st.data == "simple_stmt"
-            and all(update(x) for x in st.children if x is not None)
-            for st in suite.children
-            if isinstance(st, Tree)
-        )
-    )
-
-
-def _clear(small) -> bool:
-    """A statement that clears a gradient, `w.grad = None` or `w.grad.zero_()` (what a
-    loop of the body itself may do with each parameter: `_kind`'s "each")."""
-    return (
-        _update(small)
-        and small.data in ("assign", "expr_stmt")
-        and (small.data == "assign" or small.children[0].children[0].children[1].value == "zero_")
-    )
 
 
 def _loop_targets(node):
@@ -644,11 +462,13 @@ def _kind(node):
         return "each", None  # (in the body's grad mode: a loop's "each" of one)
     if d == "if_stmt" and len(ch) == 3 and ch[2] is None and _condition(ch[0]):
         return "guard", ch[0]
+    if schedule(node) is not None:  # lr = 0.1 if i < 1000 else 0.01: as compiled
+        return "schedule", schedule(node)
     if d == "with_stmt" and _no_grad_number(node) is not None:  # val = f(x).item()
         return "number", _no_grad_number(node)[0]
     if d == "with_stmt" and _no_grad_block(node):
         return "updates", None
-    if d == "for_stmt" and _over_parameters(node, _clear):  # for p in params: p.grad = None
+    if d == "for_stmt" and _over_parameters(node, _in_body):  # for p in params: p.grad = None
         return "each", None
     if d in ("pass_stmt", "global_stmt", "nonlocal_stmt"):  # (no names read: Tokens)
         return "updates", None
@@ -899,19 +719,6 @@ def _append_call(c):
     if not all(isinstance(a, Tree) and (a.data == "name" or _number(a)) for a in passed):
         return None
     return recv, fn.children[0].value
-
-
-def _written(node):
-    """The variables a statement binds or changes in place."""
-    out = set()
-    for t in _trees(node):
-        if (
-            t.data in ("assign", "augassign")
-            and isinstance(t.children[0], Tree)
-            and t.children[0].data == "name"
-        ):
-            out.add(t.children[0].children[0].value)
-    return out
 
 
 #: GRADCLI_REPLAY_REPORT set (not "" or "0"): each loop and `def` says on stderr, when

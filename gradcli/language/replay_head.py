@@ -17,7 +17,16 @@ from .loop_split import kind_of
 from ..core.dtypes import DType
 from ..core.tensor import Tensor
 from ..runtime.device import Device
-from .loop_shapes import REPORT, _kind, _pure_method, _statements, _string, _written, augmented
+from .loop_shapes import (
+    REPORT,
+    _kind,
+    _loop_targets,
+    _pure_method,
+    _statements,
+    _string,
+    _written,
+    augmented,
+)
 from .loop_shapes import _made_of, bound_names
 from .loop_shapes import names_in, report
 from .parser import Tree
@@ -43,6 +52,8 @@ def _headed(n):
     """The names a statement a head may have binds (`_bound`'s assignments, or a `for`
     loop without `else` over a name, `for g in opt.param_groups: g["lr"] = lr`: its
     target and what its statements bind), else None."""
+    if n.data == "if_stmt":  # (`if it % eval_interval == 0: losses = estimate_loss()`)
+        return _written(n) | _loop_targets(n)
     if n.data != "for_stmt":
         return _bound(n)
     target, _, _, other = n.children
@@ -53,7 +64,7 @@ def _headed(n):
 
 #: the kinds of statement that may read a name a schedule binds (`_scheduled`): no_grad
 #: steps and gradient clearing, run as compiled, reading the name as it is then
-_STEPS = frozenset({"updates", "each"})
+_STEPS = frozenset({"updates", "each", "schedule"})
 
 
 def _scheduled(nodes, at):
@@ -111,7 +122,8 @@ def head_length(nodes):
     at = end = 0
     while at < len(nodes) and _headed(nodes[at]) is not None:
         at += 1
-        if kind_of(nodes[at - 1]) is None or _scheduled(nodes, at - 1):
+        kind = kind_of(nodes[at - 1])  # (a schedule's statement: run in the head too)
+        if kind is None or kind[0] == "schedule" or _scheduled(nodes, at - 1):
             end = at
     kinds = [kind_of(n) for n in nodes[end:]]
     return end if any(k is not None and k[0] == "backward" for k in kinds) else 0
@@ -145,7 +157,8 @@ def compile_loop(comp, suite, target, cond):
     comp.depth += 1  # (as Compiler.block compiles a block)
     try:
         closures = tuple(
-            comp.small(n) if n.data != "for_stmt" else comp.compound(n) for n in nodes[:at]
+            comp.small(n) if n.data not in ("for_stmt", "if_stmt") else comp.compound(n)
+            for n in nodes[:at]
         )
     finally:
         comp.depth -= 1
