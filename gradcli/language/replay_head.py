@@ -122,8 +122,7 @@ def head_length(nodes):
     at = end = 0
     while at < len(nodes) and _headed(nodes[at]) is not None:
         at += 1
-        kind = kind_of(nodes[at - 1])  # (a schedule's statement: run in the head too)
-        if kind is None or kind[0] == "schedule" or _scheduled(nodes, at - 1):
+        if kind_of(nodes[at - 1]) is None or _scheduled(nodes, at - 1):
             end = at
     kinds = [kind_of(n) for n in nodes[end:]]
     return end if any(k is not None and k[0] == "backward" for k in kinds) else 0
