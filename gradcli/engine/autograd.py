@@ -474,9 +474,15 @@ def _plain_root(out, retain_graph):
     return plain_node(out.grad_fn, out.data, retain_graph)
 
 
+#: `plain_node`'s steps when its caller asked schedule.find and got None (one sighting of
+#: a structure counted once)
+UNSCHEDULED = ()
+
+
 def plain_node(root, like, retain_graph, steps=None):
     """_plain_root for the output of the node `root` with values `like`; `steps`: its
-    graph's schedule when the caller has it (engine/replay.py), else found here."""
+    graph's schedule when the caller has it (engine/replay.py), UNSCHEDULED when the
+    caller found it has none (the ready queue), else found here."""
     shared = not like.ndim and not context.current.node_watches
     g = _ONES.get(like.dtype) if shared else None
     if g is None:
@@ -486,6 +492,8 @@ def plain_node(root, like, retain_graph, steps=None):
             _ONES[g.dtype] = g
     if steps is None:
         steps = schedule.find(root)
+    elif steps is UNSCHEDULED:
+        steps = None
     ctx = context.current
     note = ctx.node_watches or ctx.leaf_hooks  # (hooks can run: root noted while it runs)
     prev_roots = begin_pass((root,)) if note else ()

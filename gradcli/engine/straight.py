@@ -40,8 +40,7 @@ from ..numerics.sums.sum_mid import MID_MIN
 from ..runtime import context
 from ..runtime.errors import GradRuntimeError
 from . import observe, schedule, straight_code, versions
-from .autograd import _ONES, _cast, _plain, _store_grad, plain_node
-from .autograd import backward_out as autograd_backward_out
+from .autograd import UNSCHEDULED, _ONES, _cast, _plain, _store_grad, plain_node, run_backward
 from .passes import SECOND_BACKWARD, _deliver, deliver_leaves, finished_leaves
 from .schedule import Later, LaterF
 from .vjp_arrays import sum_to
@@ -87,14 +86,20 @@ def backward_out(out):
     a structure does not say (its leaves are -1): they are read from each pass's graph
     and pick the Straight.  A graph with a node that gathers the pieces of a split
     (`cut_piece`, which the pass gathers: engine/piece_grads.py) keeps the loop.
-    `--no-replay` keeps it too (the loop a replayed body's Straight is compared with)."""
-    if not _plain(out) or out.data.ndim or not context.current.replay:
-        return autograd_backward_out(out)
+    `--no-replay` keeps it too (the loop a replayed body's Straight is compared with).
+    A graph of more than MAX_NODES nodes, which never gets a Straight, goes to the loop
+    with the schedule found (neither its dtypes nor its leaves read)."""
+    if not _plain(out):
+        return run_backward((out,), (None,))
     root = out.grad_fn
+    if out.data.ndim or not context.current.replay:
+        return plain_node(root, out.data, False)
     walked: list = []
     steps = schedule.find(root, walked)
     if steps is None:
-        return autograd_backward_out(out)
+        return plain_node(root, out.data, False, UNSCHEDULED)
+    if len(walked) > MAX_NODES:
+        return plain_node(root, out.data, False, steps)
     dtypes = [n.out_dtype for n in walked]
     sent = _sent(walked, steps)
     kept = _COMPILED.get(id(steps))
@@ -111,7 +116,7 @@ def backward_out(out):
             del kept[1][0]
         kept[1].append((dtypes, sent, prog))
     if prog is None:
-        return autograd_backward_out(out)
+        return plain_node(root, out.data, False, steps)
     return backward(root, out.data, False, prog)
 
 
