@@ -195,49 +195,90 @@ def _moves(method) -> bool:
     return method == "to" or _pure_method(method)
 
 
+#: what a quiet head's index may hold (a subscript's name: `X[idx]`), and a number in a
+#: slice's bounds (`perm[i : i + bs]`): an index op on them, or their arithmetic, runs no
+#: code of the program
+_INDEX = frozenset({Tensor, int, bool, type(None)})
+_NUMBER = frozenset({int, bool})
+_TENSOR = frozenset({Tensor})
+#: the operators of a slice's bounds
+_BOUNDS = frozenset({"+", "-", "*", "//", "%"})
+
+
 def _quiet(comp, node, written):
-    """For a head's statement whose value is made of names, literals, tuple displays and
-    method calls `x.m(args)` of such arguments (`_moves`) (`inputs, targets = batch`, `x, y =
-    x.to(device), y.to(device)`), reading no name the rest binds: a function of the
-    scope telling, before the statement runs, whether it runs no code of the program
-    (the receivers hold tensors, the other names plain values or gradcli's devices and
-    dtypes: `_PLAIN`); else None."""
-    receivers, names = set(), set()
+    """For a head's statement whose value is made of names, literals, tuple displays,
+    method calls `x.m(args)` of such arguments (`_moves`) and indexing of a name by names
+    and numbers and slices of int arithmetic (`inputs, targets = batch`, `x, y =
+    x.to(device), y.to(device)`, `idx = perm[i : i + bs]`, `xb, yb = X[idx], y[idx]`),
+    reading no name the rest binds: a function of the scope telling, before the statement
+    runs, whether it runs no code of the program (the receivers hold tensors, an index
+    tensors, ints or None (`_INDEX`), a bound ints, the other names plain values or
+    gradcli's devices and dtypes: `_PLAIN`); else None."""
+    kinds: dict = {}  # name -> the types it may hold
+
+    def name(n, allowed):
+        v = n.children[0].value
+        kinds[v] = kinds.get(v, _PLAIN) & allowed
+        return True
+
+    def bound(n):  # (a slice's bound: ints and their arithmetic)
+        if n is None or (isinstance(n, Tree) and n.data == "number"):
+            return True
+        if not isinstance(n, Tree):
+            return False
+        if n.data == "name":
+            return name(n, _NUMBER)
+        if n.data == "binary" and n.children[1].value in _BOUNDS:
+            return bound(n.children[0]) and bound(n.children[2])
+        return n.data == "unary" and n.children[0].value == "-" and bound(n.children[1])
+
+    def index(n):
+        if isinstance(n, Tree) and n.data == "name":
+            return name(n, _INDEX)
+        if isinstance(n, Tree) and n.data == "slice":
+            return all(bound(c) for c in n.children)
+        return bound(n)
 
     def ok(n):
         if not isinstance(n, Tree):
             return False
         if n.data == "name":
-            names.add(n.children[0].value)
-            return True
+            return name(n, _PLAIN)
         if n.data in ("number", "string", "none", "true", "false"):
             return n.data != "string" or _string(n)
         if n.data == "tuple_items":
             return all(ok(c) for c in n.children)
+        if n.data == "getitem":
+            recv, subs = n.children
+            return (
+                isinstance(recv, Tree)
+                and recv.data == "name"
+                and name(recv, _TENSOR)
+                and isinstance(subs, Tree)
+                and subs.data == "subscripts"
+                and all(index(c) for c in subs.children)
+            )
         if n.data == "call" and isinstance(n.children[0], Tree):
             fn, args = n.children[0], n.children[1]
             if fn.data != "getattr" or not isinstance(fn.children[0], Tree):
                 return False
             if fn.children[0].data != "name" or not _moves(fn.children[1].value):
                 return False
-            receivers.add(fn.children[0].children[0].value)
+            name(fn.children[0], _TENSOR)
             return all(
                 ok(a.children[1] if isinstance(a, Tree) and a.data == "kwarg" else a)
                 for a in (args.children if args is not None else ())
             )
         return False
 
-    if not ok(node.children[1]) or (names | receivers) & written:
+    if not ok(node.children[1]) or set(kinds) & written:
         return None
-    loads = tuple(
-        (comp.load_name(name, node), name in receivers) for name in sorted(names | receivers)
-    )
+    loads = tuple((comp.load_name(v, node), kinds[v]) for v in sorted(kinds))
 
     def quiet(s):
         try:
-            for load, recv in loads:
-                t = type(load(s))
-                if (t is not Tensor) if recv else (t not in _PLAIN):
+            for load, allowed in loads:
+                if type(load(s)) not in allowed:
                     return False
         except Exception:
             return False  # (unbound: its error as compiled)
