@@ -111,15 +111,18 @@ def through(suite, params, comp=None):
 def _branches(nodes, params):
     """A forward's statements with each `if p is None: ... else: ...` (or `is not
     None`, `else` optional) of a parameter p replaced by the statements of both its
-    branches (`name = expression`, or `name = None`): (the statements, the parameters
-    tested, the ids of the `name = None` statements), or (None, None, None) for
-    another `if`.  What branch runs is a function of what the call is given (a
+    branches (`name = expression`, or `name = None`; a `name = None` may also come
+    before the `if`, `loss = None` then `if targets is not None: loss = ...`): (the
+    statements, the parameters tested, the ids of the `name = None` statements), or
+    (None, None, None) for another `if`.  What branch runs is a function of what the call is given (a
     variable's tensor or number, checked before each replayed iteration, a literal or a
     default: none is None one time and not the next while the plan's checks hold, and
     no statement may bind p), so the ops noted are those of each replayed call."""
     out, tested, nones = [], set(), set()
     for n in nodes:
         if n.data != "if_stmt":
+            if _none(n):  # (`loss = None` before `if targets is not None: loss = ...`)
+                nones.add(id(n))
             out.append(n)
             continue
         ch = n.children
@@ -131,13 +134,26 @@ def _branches(nodes, params):
             for st in _statements(suite) if suite is not None else ():
                 if not (st.data == "assign" and len(st.children) == 2):
                     return None, None, None
-                target, value = st.children
+                value = st.children[1]
                 if isinstance(value, Tree) and value.data == "none":
-                    if not (isinstance(target, Tree) and target.data == "name"):
+                    if not _none(st):
                         return None, None, None
                     nones.add(id(st))
                 out.append(st)
     return out, tested, nones
+
+
+def _none(n) -> bool:
+    """Whether a statement is `name = None`."""
+    ch = n.children
+    return (
+        n.data == "assign"
+        and len(ch) == 2
+        and isinstance(ch[0], Tree)
+        and ch[0].data == "name"
+        and isinstance(ch[1], Tree)
+        and ch[1].data == "none"
+    )
 
 
 def _none_test(cond):
