@@ -217,3 +217,23 @@ def test_numpy_float64_transcendentals_agree_with_libm():
     assert grandom._numpy_f64_matches_libm() in (True, False)
     x = np.linspace(1e-12, 1.0, 1001)
     assert np.array_equal(_bits(grandom._vlog(x)), _bits(np.array([math.log(v) for v in x])))
+
+
+@pytest.mark.parametrize("n", [2, 3, 17, 800, 5001])
+def test_randperm_is_the_kernels_swaps_in_order(n):
+    """randperm's swap targets made by NumPy at once are the kernel's, one at a time:
+    position i swaps with i + (draw i mod (n - i)), in order (the goldens hold n of 7,
+    10 and 40)."""
+    from gradcli.numerics.random.sampling import randperm
+
+    g, ref = Generator(), Generator()
+    g.manual_seed(n)
+    ref.manual_seed(n)
+    raw = ref._raw32(n - 1).tolist()
+    perm = list(range(n))
+    for i in range(n - 1):
+        j = i + raw[i] % (n - i)
+        perm[i], perm[j] = perm[j], perm[i]
+    got = randperm(g, n)
+    assert got.dtype == np.int64 and got.tolist() == perm
+    assert g._raw32(1).tolist() == ref._raw32(1).tolist()  # (as many draws taken)

@@ -66,11 +66,12 @@ def randperm(gen, n: int) -> np.ndarray:
         return out
     small = n < (1 << 32) // 20
     raw = gen._raw32(n - 1) if small else gen._raw64(n - 1)
-    rl = raw.tolist()
+    # (the draw i, a uint64, modulo n - i, plus i: where position i swaps with, made by
+    # NumPy for all of them; the swaps themselves in order)
+    to = (raw % np.arange(n, 1, -1, dtype=np.uint64) + np.arange(n - 1, dtype=np.uint64)).tolist()
     perm = out.tolist()
-    for i in range(n - 1):
-        z = rl[i] % (n - i)
-        perm[i], perm[z + i] = perm[z + i], perm[i]
+    for i, j in enumerate(to):
+        perm[i], perm[j] = perm[j], perm[i]
     return np.array(perm, dtype=np.int64)
 
 
