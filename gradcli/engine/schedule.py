@@ -99,24 +99,29 @@ def _structure(root, walked=None):
     `walked`, if given, receives the nodes in the walk's order."""
     nodes = [root]
     index = {root: 0}
-    key = []
+    key: list = []
+    # (the lists' and dict's methods and the globals bound once: a graph of a few
+    # hundred nodes is walked at every pass of a loop run as compiled)
+    put, add, find, leaf, most = key.append, nodes.append, index.get, Tensor, MAX_NODES
     try:
         top = root.seq
         for n in nodes:  # grows while it is walked: breadth first
-            key += (type(n), top - n.seq)
+            put(type(n))
+            put(top - n.seq)
             for p in n.parents:
                 if p is None:
-                    key.append(None)
-                elif type(p) is Tensor:
-                    key.append(-1)
+                    put(None)
+                elif type(p) is leaf:
+                    put(-1)
                 else:
-                    j = index.get(p)
+                    j = find(p)
                     if j is None:
-                        if len(nodes) >= MAX_NODES:
+                        j = len(nodes)
+                        if j >= most:
                             return None
-                        j = index[p] = len(nodes)
-                        nodes.append(p)
-                    key.append(j)
+                        index[p] = j
+                        add(p)
+                    put(j)
     except AttributeError:  # a node made without a number (seq)
         return None
     if walked is not None:
