@@ -16,6 +16,9 @@ from .loop_compile import compile_body
 from .loop_split import kind_of
 from ..core.dtypes import DType
 from ..core.tensor import Tensor
+from ..library.values import Module as Namespace
+from ..ops.creation import TorchGenerator
+from ..ops.registry import BUILTINS
 from ..runtime.device import Device
 from .loop_shapes import (
     REPORT,
@@ -205,6 +208,53 @@ _TENSOR = frozenset({Tensor})
 _BOUNDS = frozenset({"+", "-", "*", "//", "%"})
 
 
+#: what a creation op's argument in a quiet head may hold (`_created`), and its namespace
+_SCALAR = frozenset({Tensor, int, float, bool, type(None), Device, DType, TorchGenerator})
+_SPACE = frozenset({Namespace})
+
+
+def _created(name):
+    """The function of the op `name` when it makes a new tensor and changes none (its
+    declaration's category "creation": `torch.randint`, `torch.zeros`), else None."""
+    entry = BUILTINS.get(name)
+    return entry.fn if entry is not None and entry.category == "creation" else None
+
+
+def _named(n) -> bool:
+    return isinstance(n, Tree) and n.data == "name"
+
+
+def _called(n, ok, name, funcs) -> bool:
+    """For `_quiet`: whether a call is a tensor's method `x.m(args)` (`_moves`) or a
+    creation op's function through a namespace (`torch.randint(0, X.shape[0], (32,),
+    generator=g)`: `funcs` gets (the namespace's name, the attribute, the function)), each
+    argument as `ok` takes it (a creation op's: no container, whose items could run the
+    program's `__index__`); `name(node, kinds)` notes what a name may hold."""
+    fn, args = n.children
+    if fn.data != "getattr" or not _named(fn.children[0]):
+        return False
+    given = [
+        a.children[1] if isinstance(a, Tree) and a.data == "kwarg" else a
+        for a in (args.children if args is not None else ())
+    ]
+    made = _created(fn.children[1].value)
+    if made is None:
+        if not _moves(fn.children[1].value):
+            return False
+        name(fn.children[0], _TENSOR)
+        return all(ok(a) for a in given)
+    funcs.append((fn.children[0].children[0].value, fn.children[1].value, made))
+
+    def drawn(a):
+        if _named(a):
+            return name(a, _SCALAR)
+        if isinstance(a, Tree) and a.data == "tuple_items":
+            return all(drawn(c) for c in a.children)
+        return isinstance(a, Tree) and a.data != "call" and ok(a)
+
+    return name(fn.children[0], _SPACE) and all(drawn(a) for a in given)
+
+
 def _quiet(comp, node, written):
     """For a head's statement whose value is made of names, literals, tuple displays,
     method calls `x.m(args)` of such arguments (`_moves`) and indexing of a name by names
@@ -215,10 +265,11 @@ def _quiet(comp, node, written):
     tensors, ints or None (`_INDEX`), a bound ints, the other names plain values or
     gradcli's devices and dtypes: `_PLAIN`); else None."""
     kinds: dict = {}  # name -> the types it may hold
+    funcs: list = []  # (namespace's name, attribute, the creation op's function)
 
     def name(n, allowed):
         v = n.children[0].value
-        kinds[v] = kinds.get(v, _PLAIN) & allowed
+        kinds[v] = kinds[v] & allowed if v in kinds else allowed
         return True
 
     def bound(n):  # (a slice's bound: ints and their arithmetic)
@@ -248,37 +299,35 @@ def _quiet(comp, node, written):
             return n.data != "string" or _string(n)
         if n.data == "tuple_items":
             return all(ok(c) for c in n.children)
+        if n.data == "getattr":  # (`X.shape`)
+            recv = n.children[0]
+            return _named(recv) and n.children[1].value == "shape" and name(recv, _TENSOR)
         if n.data == "getitem":
             recv, subs = n.children
             return (
                 isinstance(recv, Tree)
-                and recv.data == "name"
-                and name(recv, _TENSOR)
+                and ((recv.data == "name" and name(recv, _TENSOR)) or recv.data == "getattr")
+                and ok(recv)
                 and isinstance(subs, Tree)
                 and subs.data == "subscripts"
                 and all(index(c) for c in subs.children)
             )
         if n.data == "call" and isinstance(n.children[0], Tree):
-            fn, args = n.children[0], n.children[1]
-            if fn.data != "getattr" or not isinstance(fn.children[0], Tree):
-                return False
-            if fn.children[0].data != "name" or not _moves(fn.children[1].value):
-                return False
-            name(fn.children[0], _TENSOR)
-            return all(
-                ok(a.children[1] if isinstance(a, Tree) and a.data == "kwarg" else a)
-                for a in (args.children if args is not None else ())
-            )
+            return _called(n, ok, name, funcs)
         return False
 
     if not ok(node.children[1]) or set(kinds) & written:
         return None
     loads = tuple((comp.load_name(v, node), kinds[v]) for v in sorted(kinds))
+    spaces = tuple((comp.load_name(v, node), attr, fn) for v, attr, fn in funcs)
 
     def quiet(s):
         try:
             for load, allowed in loads:
                 if type(load(s)) not in allowed:
+                    return False
+            for load, attr, fn in spaces:  # (gradcli's namespace reaching the op's function)
+                if load(s).members.get(attr, fn) is not fn:
                     return False
         except Exception:
             return False  # (unbound: its error as compiled)

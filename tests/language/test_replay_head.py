@@ -3,7 +3,8 @@
 `lr = schedule(step)`), before a training step that qualifies (language/replay_head.py):
 each iteration binds the names the last one made, runs the head as compiled and replays
 the rest, the head's names checked as a `for` target's are (a head that runs no code of the
-program leaves them pending: `_quiet`).  Each program prints exactly
+program leaves them pending: `_quiet`, also a draw `torch.randint(0, X.shape[0], (n,))` and
+indexing by its tensor).  Each program prints exactly
 what it prints with `--no-replay`, in float32 and float64, and replays."""
 
 from __future__ import annotations
@@ -148,6 +149,32 @@ for inputs, targets in other:
     loss.backward()
     opt.step()
 print(loss)
+""",
+    # makemore's head, quiet (`torch.randint` of a generator, `.shape[0]`, indexing by the
+    # index tensor), then over an object of the program's class whose `shape` and
+    # indexing read the last iteration's loss (not quiet: the names made bound first)
+    "quiet_draws": """class Rows:
+    def __init__(self, t):
+        self.t = t
+    @property
+    def shape(self):
+        print("shape", loss.item())
+        return self.t.shape
+    def __getitem__(self, ix):
+        print("rows", loss.item())
+        return self.t[ix]
+gen = torch.Generator().manual_seed(5)
+loss = None
+for rnd in range(2):
+    src = data if rnd == 0 else Rows(data)
+    for step in range(10):
+        ix = torch.randint(0, src.shape[0], (16,), generator=gen)
+        xb, yb = src[ix], labels[ix]
+        loss = F.cross_entropy(model(xb), yb)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(loss)
 """,
     # a head changing in place a tensor a hoisted op of the rest reads (not quiet: every
     # check, the hoisted values' bytes compared)
