@@ -11,7 +11,7 @@ from . import runtime as rt
 from .functions import Scope
 from .loop_split import held, kind_of, split, to_cell, unpacked
 from .loop_schedules import schedules
-from .loop_updates import _grad_of
+from .loop_updates import _grad_of, displayed
 from .loop_shapes import (
     _args,
     _augmented,
@@ -485,6 +485,8 @@ def _each_shape(comp, node):
     target, iterable, body, _ = node.children
     if iterable.data == "name":
         recv, method = iterable.children[0].value, None
+    elif displayed(iterable) is not None:  # (`for p in (w, b):`: the names, no method)
+        recv, method = displayed(iterable), None
     else:
         fn = iterable.children[0]
         recv, method = fn.children[0].children[0].value, fn.children[1].value

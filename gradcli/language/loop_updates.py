@@ -105,7 +105,8 @@ def _no_grad_block(node) -> bool:
 
 def _over_parameters(node, update=None):
     """`for p in recv.method(): updates` (`for param in model.parameters():`) or `for p
-    in name: updates` (`for p in params:`), without `else`: the block then runs as
+    in name: updates` (`for p in params:`; `for p in (w, b):`, `displayed`), without
+    `else`: the block then runs as
     compiled (its `recv` checked when the plan is made: an object whose class declares
     `replay_calls`, or a list of tensors).  `update`: the test of each statement
     (`_update`, else `_clear`)."""
@@ -124,6 +125,7 @@ def _over_parameters(node, update=None):
                 and iterable.children[0].children[0].data == "name"
             )
             or (isinstance(iterable, Tree) and iterable.data == "name")
+            or displayed(iterable) is not None
         )
         and all(
             isinstance(st, Tree)
@@ -167,3 +169,16 @@ def _in_body(small) -> bool:
     "each", run in the body's grad mode): one that clears a gradient (`_clear`) or a step
     through `.data` (`_data_step`)."""
     return _clear(small) or _data_step(small)
+
+
+def displayed(iterable):
+    """The names of a tuple or list display of names (`(W1, b1, W2)`, `[w, b]`), else None
+    (a loop over them steps each variable's tensor: replay_updates._each)."""
+    if isinstance(iterable, Tree) and iterable.data == "list_":
+        iterable = iterable.children[0] if iterable.children else None
+    if not (isinstance(iterable, Tree) and iterable.data in ("tuple_items", "list_items")):
+        return None
+    names = [c.children[0].value for c in iterable.children if isinstance(c, Tree)]
+    if len(names) != len(iterable.children) or not all(c.data == "name" for c in iterable.children):
+        return None
+    return tuple(names)

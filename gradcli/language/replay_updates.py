@@ -187,6 +187,8 @@ def _each(shape, loads, read, checks, changed, kept):
     parameters, per parameter the entries of the body with the target holding it), else
     None."""
     _, target, recv, method, store, inner, at = shape
+    if type(recv) is tuple:  # `for p in (w, b):` each variable's tensor (checked: kept)
+        return _looped(shape, [read.get(name) for name in recv], loads, read, checks, changed, kept)
     m = read.get(recv)
     load = next((x[1] for x in loads if x[0] == recv), None)
     if load is None:
@@ -206,6 +208,20 @@ def _each(shape, loads, read, checks, changed, kept):
     else:
         params = m.parameters()
         check = None
+    got = _looped(shape, params, loads, read, checks, changed, kept)
+    if got is None:
+        return None
+    if check is None:
+        state, held, _ = replay_state(m)
+        check = (load, 4, m, state, held, None, None)
+    checks.append((recv, check))
+    return got
+
+
+def _looped(shape, params, loads, read, checks, changed, kept):
+    """`_each`'s entry over these tensors (`kept` gets the names the entries take; for a
+    display `(w, b)`, its names too: their tensors checked by identity), else None."""
+    _, target, recv, _, store, inner, at = shape
     if len(params) >= SAMPLE or any(type(p) is not Tensor for p in params):
         return None
     per, names = [], set()
@@ -215,8 +231,6 @@ def _each(shape, loads, read, checks, changed, kept):
             return None
         per.append(sub)
     kept.update(names - {target})
-    if check is None:
-        state, held, _ = replay_state(m)
-        check = (load, 4, m, state, held, None, None)
-    checks.append((recv, check))
+    if type(recv) is tuple:
+        kept.update(recv)
     return (EACH, at, store, tuple(params), tuple(per))
