@@ -71,8 +71,8 @@ class Straight:
 
 
 #: the Straights of a compiled `loss.backward()`'s graphs (`backward_out`): by id of
-#: their schedule, [(the nodes' dtypes, where the leaves' gradients go, the Straight or
-#: None when a node gathers pieces), ...]
+#: their schedule, (the schedule, [(the nodes' dtypes, where the leaves' gradients go, the
+#: Straight or None when a node gathers pieces), ...], `_to_leaves` of the schedule)
 _COMPILED: dict = {}
 _SHAPES_PER_SCHEDULE = 4
 
@@ -100,13 +100,13 @@ def backward_out(out):
         return plain_node(root, out.data, False, UNSCHEDULED)
     if len(walked) > MAX_NODES:
         return plain_node(root, out.data, False, steps)
-    dtypes = [n.out_dtype for n in walked]
-    sent = _sent(walked, steps)
     kept = _COMPILED.get(id(steps))
     if kept is None or kept[0] is not steps:
         if len(_COMPILED) >= _KEEP:
             _COMPILED.clear()
-        kept = _COMPILED[id(steps)] = (steps, [])
+        kept = _COMPILED[id(steps)] = (steps, [], _to_leaves(steps))
+    dtypes = [n.out_dtype for n in walked]
+    sent = _sent(walked, steps, kept[2])
     for d, s, prog in kept[1]:
         if s == sent and all(map(is_, d, dtypes)):
             break
@@ -206,15 +206,23 @@ def _make(root, steps, build=True):
     return FunctionType(made, space)
 
 
-def _sent(walked, steps):
+def _to_leaves(steps):
+    """(node position, input slot) of each gradient the schedule sends to a leaf, in the
+    order they come: `_sent`'s, read once per schedule."""
+    return tuple((k, slot) for k, routes, _, _ in steps for slot, j in routes if j < 0)
+
+
+def _sent(walked, steps, to_leaves=None):
     """Per gradient the schedule sends to a leaf, in the order they come: the leaf's
-    number (the leaves numbered in the order their first gradient comes)."""
+    number (the leaves numbered in the order their first gradient comes); `to_leaves`:
+    the schedule's `_to_leaves`, if kept."""
     leaves: dict = {}
+    number = leaves.setdefault
     return tuple(
-        leaves.setdefault(id(walked[k].parents[slot]), len(leaves))
-        for k, routes, _, _ in steps
-        for slot, j in routes
-        if j < 0
+        [
+            number(id(walked[k].parents[slot]), len(leaves))
+            for k, slot in to_leaves or _to_leaves(steps)
+        ]
     )
 
 

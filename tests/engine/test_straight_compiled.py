@@ -143,7 +143,10 @@ def test_a_compiled_loop_s_straight_backward_prints_what_the_loop_prints(name, d
     straight._COMPILED.clear()
     got = _run(src, "--dtype", dtype)
     used = [
-        p for _, progs in straight._COMPILED.values() for *_, p in progs if p and p.run is not None
+        p
+        for _, progs, _ in straight._COMPILED.values()
+        for *_, p in progs
+        if p and p.run is not None
     ]
     want = _run(src, "--dtype", dtype, "--no-replay")
     assert got.stdout == want.stdout
@@ -156,14 +159,14 @@ def test_a_compiled_loop_s_straight_backward_prints_what_the_loop_prints(name, d
 def test_one_structure_gets_a_straight_per_dtypes_and_leaf_sharing():
     straight._COMPILED.clear()
     _run(HEAD + PROGRAMS["aliasing"])
-    assert sorted(len(progs) for _, progs in straight._COMPILED.values()) == [2]
+    assert sorted(len(progs) for _, progs, _ in straight._COMPILED.values()) == [2]
     straight._COMPILED.clear()
     _run(HEAD + PROGRAMS["dtypes"])
-    assert sorted(len(progs) for _, progs in straight._COMPILED.values()) == [2]
+    assert sorted(len(progs) for _, progs, _ in straight._COMPILED.values()) == [2]
 
 
 def test_a_graph_of_pieces_keeps_the_loop():
     straight._COMPILED.clear()
     _run(HEAD + PROGRAMS["special"])
-    progs = [p for _, ps in straight._COMPILED.values() for *_, p in ps]
+    progs = [p for _, ps, _ in straight._COMPILED.values() for *_, p in ps]
     assert progs and all(p is None for p in progs)
