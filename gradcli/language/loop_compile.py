@@ -106,7 +106,7 @@ def _tail(nodes, kinds):
     loop of plain Python would leave the fast tier, and its function with it), else
     None."""
     written = set().union(*(_written(n) for n in nodes))
-    kinds = schedules(nodes, kinds)  # (a schedule a replayed statement reads: None)
+    kinds = _scheduled(nodes, kinds)  # (a schedule a replayed statement reads: None)
     kinds = [  # (an `if` on what the body changes: tested in its place, compiled)
         None if k is not None and k[0] == "guard" and names_in(k[1]) & written else k for k in kinds
     ]
@@ -120,6 +120,18 @@ def _tail(nodes, kinds):
     if any(_written(n) & made for n in nodes[at:]):
         return None  # (a made name bound again by the tail)
     return at
+
+
+def _scheduled(nodes, kinds):
+    """loop_schedules.schedules' kinds, a schedule that reads a name a replayed statement
+    makes (`total += correct`) None (as before schedules: a compiled tail's)."""
+    kinds = schedules(nodes, kinds)
+    made = {k[1] for k in kinds if k is not None and k[0] in ("assign", "batch")}
+    made |= set().union(*(unpacked(n) for n in nodes))  # (`logits, loss = ...`)
+    return [
+        None if k is not None and k[0] == "schedule" and names_in(n) & made else k
+        for n, k in zip(nodes, kinds)
+    ]
 
 
 def _with_tail(comp, nodes, target_names, cond, heads=frozenset()):
@@ -152,7 +164,7 @@ def _compile(comp, nodes, target_names, cond, changing=frozenset(), heads=frozen
     parameter, its index tensor taken each iteration, replay_plan._keys)."""
     cond_names = names_in(cond) if cond is not None else set()
     nodes, alt, cells = split(nodes)  # (`total += E.item()`: loop_split.py)
-    kinds = schedules(nodes, [_kind(n) for n in nodes])  # (lr = 0.1 * 0.99 ** i: compiled)
+    kinds = _scheduled(nodes, [_kind(n) for n in nodes])  # (lr = 0.1 * 0.99 ** i: compiled)
     if not nodes or None in kinds:
         return None
     timed = set().union(*(_written(n) for n, k in zip(nodes, kinds) if k[0] == "schedule"))
