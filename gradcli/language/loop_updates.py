@@ -178,7 +178,6 @@ def displayed(iterable):
         iterable = iterable.children[0] if iterable.children else None
     if not (isinstance(iterable, Tree) and iterable.data in ("tuple_items", "list_items")):
         return None
-    names = [c.children[0].value for c in iterable.children if isinstance(c, Tree)]
-    if len(names) != len(iterable.children) or not all(c.data == "name" for c in iterable.children):
+    if not all(isinstance(c, Tree) and c.data == "name" for c in iterable.children):
         return None
-    return tuple(names)
+    return tuple(c.children[0].value for c in iterable.children)

@@ -69,6 +69,22 @@ PROGRAMS = {
 }
 
 
+def test_a_display_of_other_values_is_no_step():
+    """A loop over a display of values other than names (`(torch.float64, 2)`) in a body:
+    as any other statement (the body runs as compiled)."""
+    on, off = replay_both(
+        """import torch
+for k in range(3):
+    for dt in (torch.float64, torch.float32):
+        print(k, torch.ones(2, dtype=dt).sum())
+    for v in [k, 2 * k]:
+        print(v)
+"""
+    )
+    assert (on.stdout, on.stderr, on.returncode) == (off.stdout, off.stderr, off.returncode)
+    assert off.returncode == 0 and "float32" in off.stdout, off.stderr
+
+
 @pytest.mark.parametrize("name", list(PROGRAMS))
 def test_displays_print_what_compiled_prints(name):
     on, off = replay_both(PROGRAMS[name])
