@@ -12,6 +12,7 @@ import numpy as np
 
 from ..runtime import context
 from ..numerics.floats.singles import EXACT_INT, F32_MAX, rounded, weak
+from ..numerics.native_layers import scaled_pass
 from ..core.tensor import Tensor
 from ..engine import versions
 from ..engine.forward import State as _forward
@@ -186,7 +187,9 @@ def array_step(x, g, y, ufunc):
         or not _plain_target(x, d)
     ):
         return False
-    ufunc(d, np.multiply(g, weak(y, g)), out=d)
+    w = weak(y, g)
+    if type(w) is not np.ndarray or not scaled_pass(d, g, w, ufunc):
+        ufunc(d, np.multiply(g, w), out=d)
     versions.bump(x)
     return True
 

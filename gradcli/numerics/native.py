@@ -275,6 +275,8 @@ SGD_STEP = {"d": "sgd_step_d", "f": "sgd_step_f"}
 #: its parameters, in this order in its i64 array (addresses, but n and mode); k: (wd,
 #: momentum, 1 - dampening, -lr) as doubles
 SGD_PARAMS = ("n", "g", "p", "buf", "p_out", "buf_out", "k", "mode")
+#: a manual step `x op= y * g` of one dtype in one pass, by (op, dtype char) (native_steps.py)
+SCALED_STEP = {(op, c): f"scaled_{op}_{c}" for op in ("add", "sub", "mul") for c in "fd"}
 #: whole sums in PyTorch's order, of floats and of doubles (numerics/native_sums.py)
 SUMS = {"f": "sums_f", "d": "sums_d"}
 #: chains of fused steps into accumulators, of floats and of doubles (native_sums.py)
@@ -347,6 +349,7 @@ class _Kernels:
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p)
         self.adam_step = {char: sig(addrs[name]) for char, name in ADAM_STEP.items()}
         self.sgd_step = {char: sig(addrs[name]) for char, name in SGD_STEP.items()}
+        self.scaled_step = {key: sig(addrs[name]) for key, name in SCALED_STEP.items()}
         sig = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64)
         self.sums = {char: sig(addrs[name]) for char, name in SUMS.items()}
         self.pool_max = {char: sig(addrs[name]) for char, name in POOL_MAX.items()}
@@ -388,6 +391,7 @@ class _Kernels:
         from .native_sleef import unary as unary_ir
         from .native_sleef32 import ternary as ternary32_ir, unary as unary32_ir
         from .native_steps import adam_param_ir, adam_step_ir, moments_ir, sgd_step_ir
+        from .native_steps import scaled_step_ir
         from .native_sums import chunk_sums_ir, fma_chain_ir, sums_module
         from .native_pool import kept_ir, pool_max_ir, pool_scatter_ir, rows_ir
         from .native_softmax import softmax_ir
@@ -430,6 +434,8 @@ class _Kernels:
                 adam_step_ir(ir, mod, name, char == "f", ADAM_PARAMS)
             for char, name in SGD_STEP.items():
                 sgd_step_ir(ir, mod, name, char == "f", SGD_PARAMS)
+            for (op, char), name in SCALED_STEP.items():
+                scaled_step_ir(ir, mod, name, char == "f", op)
             for char, name in POOL_MAX.items():
                 pool_max_ir(ir, mod, name, char == "f")
             for char, name in POOL_SCATTER.items():
@@ -477,6 +483,7 @@ class _Kernels:
         engine.finalize_object()
         names = [f"{k}_{t}" for k, t in LOOPS] + [*UNARY, *UNARY32, *BINARY, "fma32h", "chain32"]
         names += STEPS + ADAM + tuple(ADAM_STEP.values()) + tuple(SGD_STEP.values())
+        names += [*SCALED_STEP.values()]
         names += [k for names in (*ACT1.values(), *ACT2.values()) for k in names if k]
         names += [*SUMS.values(), *CHAINS.values(), *CHUNK_SUMS.values()]
         names += [*POOL_MAX.values(), *POOL_SCATTER.values(), *KEPT.values(), *ROWS.values()]

@@ -104,6 +104,34 @@ def relu(x):
     return out
 
 
+#: the op of a manual step's ufunc, for its compiled loop (native_steps.scaled_step_ir)
+_SCALED_OPS = {np.add: "add", np.subtract: "sub", np.multiply: "mul"}
+#: the fewest bytes of an array whose step the loop makes: below, NumPy's two passes stay
+#: in the cache and cost no more than the call (8,192 floats or 4,096 doubles about even)
+SCALED_BYTES = 32 << 10
+
+
+def scaled_pass(d, g, w, ufunc):
+    """d op= g * w in place, `ufunc` the op's (np.add, np.subtract or np.multiply), as
+    `ufunc(d, np.multiply(g, w), out=d)` makes it (the product rounded, then the op) in one
+    pass: d and g C-contiguous float32/float64 arrays of one dtype and shape in the
+    machine's byte order, w a 0-d array of their dtype (the factor as NumPy takes it).
+    False (nothing done) where the loops are not loaded, d has fewer than SCALED_BYTES, the
+    op is another, or g's values overlap d's in other places (NumPy would read them before
+    they are written)."""
+    if d.nbytes < SCALED_BYTES:
+        return False
+    lib = native.loaded()
+    op = _SCALED_OPS.get(ufunc)
+    if lib is None or op is None:
+        return False
+    at, g_at = address(d), address(g)
+    if at != g_at and abs(at - g_at) < d.nbytes:
+        return False
+    _call(lib.scaled_step[op, d.dtype.char], d.size, at, g_at, address(w), at)
+    return True
+
+
 def outer_sum(x, w):
     """The sums down the columns of x (M, N), M > 0, C-contiguous float32/float64 in the
     machine's byte order, in `summation.outer_sum`'s order with its first w columns the

@@ -278,3 +278,66 @@ def sgd_step_ir(ir, mod, name, single, order):
 
     b, bad = _counted_loop(ir, fn, b, n, body, "sgd")
     b.ret(bad)
+
+
+def scaled_step_ir(ir, mod, name, single, op):
+    """i64 NAME(i64* p), T float (single) or double; p = (n, x, g, y, out): out[i] =
+    x[i] OP (g[i] * y[0]) with OP `op` ("add", "sub" or "mul"), two roundings (the
+    product, then the op: no fused step), as NumPy's multiply by the factor and the op's
+    ufunc make them: a manual step `w -= lr * w.grad` in one pass (out may be x, and g
+    may be x); in vectors of AVX2's lanes (8 floats, 4 doubles), the values after the
+    last whole vector one at a time.  Returns 0."""
+    t = ir.FloatType() if single else ir.DoubleType()
+    lanes = 8 if single else 4
+    vec = ir.VectorType(t, lanes)
+    i64, i32 = ir.IntType(64), ir.IntType(32)
+    pt, pi, pv = ir.PointerType(t), ir.PointerType(i64), ir.PointerType(vec)
+    fn = ir.Function(mod, ir.FunctionType(i64, [pi]), name=name)
+    (params,) = fn.args
+    entry, vloop, tail, sloop, done = (
+        fn.append_basic_block(x) for x in ("entry", "vloop", "tail", "sloop", "done")
+    )
+    zero, one, width = ir.Constant(i64, 0), ir.Constant(i64, 1), ir.Constant(i64, lanes)
+    b = ir.IRBuilder(entry)
+    n, x_at, g_at, y_at, out_at = (b.load(b.gep(params, [ir.Constant(i64, j)])) for j in range(5))
+    px, pg, py, pout = (b.inttoptr(a, pt) for a in (x_at, g_at, y_at, out_at))
+    y = b.load(py)
+    yv = ir.Constant(vec, ir.Undefined)
+    for j in range(lanes):
+        yv = b.insert_element(yv, y, ir.Constant(i32, j))
+    whole = b.mul(b.sdiv(n, width), width)
+    b.cbranch(b.icmp_signed(">", whole, zero), vloop, tail)
+
+    def combine(b, x, product):
+        if op == "add":
+            return b.fadd(x, product)
+        if op == "sub":
+            return b.fsub(x, product)
+        return b.fmul(x, product)
+
+    b = ir.IRBuilder(vloop)
+    i = b.phi(i64)
+    i.add_incoming(zero, entry)
+    align = 4 if single else 8
+    xv = b.load(b.bitcast(b.gep(px, [i]), pv), align=align)
+    gv = b.load(b.bitcast(b.gep(pg, [i]), pv), align=align)
+    r = combine(b, xv, b.fmul(gv, yv))
+    b.store(r, b.bitcast(b.gep(pout, [i]), pv), align=align)
+    i2 = b.add(i, width)
+    i.add_incoming(i2, vloop)
+    b.cbranch(b.icmp_signed("<", i2, whole), vloop, tail)
+
+    b = ir.IRBuilder(tail)
+    b.cbranch(b.icmp_signed("<", whole, n), sloop, done)
+
+    b = ir.IRBuilder(sloop)
+    k = b.phi(i64)
+    k.add_incoming(whole, tail)
+    r = combine(b, b.load(b.gep(px, [k])), b.fmul(b.load(b.gep(pg, [k])), y))
+    b.store(r, b.gep(pout, [k]))
+    k2 = b.add(k, one)
+    k.add_incoming(k2, sloop)
+    b.cbranch(b.icmp_signed("<", k2, n), sloop, done)
+
+    b = ir.IRBuilder(done)
+    b.ret(zero)
