@@ -103,8 +103,9 @@ def deliver_leaves(queue, touched, store, fresh=()):
     fresh = {id(ig) for _, ig in queue} if fresh is True else set(fresh)
     total = {}
     for p, ig in queue:
-        if ig.dtype != p.data.dtype:
-            ig = ig.astype(p.data.dtype)
+        dt = p.data.dtype
+        if ig.dtype is not dt and ig.dtype != dt:
+            ig = ig.astype(dt)
             fresh.add(id(ig))
         prev = total.get(p)
         if prev is not None:
@@ -137,6 +138,10 @@ def _add(a, b):
     return np.add(a, b)
 
 
+#: NumPy's float scalar types and their dtypes (`_deliver`)
+_SCALARS = {_S64: np.dtype(np.float64), _S32: np.dtype(np.float32)}
+
+
 def _deliver(pairs, touched, store, fresh):
     """Each (leaf, its gradient) into the leaf's .grad, cast to its dtype (a cast is
     new: `fresh` too).  A gradient that only its pair holds (an array, or a view of an
@@ -145,6 +150,12 @@ def _deliver(pairs, touched, store, fresh):
     every = fresh is True
     for p, ig in pairs:
         dt = p.data.dtype
+        if _SCALARS.get(type(ig)) is dt and p.grad is None and not p.data.ndim:
+            # a NumPy scalar (the sum of a 0-d leaf's gradients, `_add`'s) of the leaf's
+            # dtype: a new 0-d array of it, as grad_array's copy of it makes
+            p.grad = Tensor(np.array(ig))
+            touched[id(p)] = p
+            continue
         new = every or id(ig) in fresh
         if not new and type(ig) is np.ndarray and p.grad is None and ig.flags.writeable:
             b = ig.base
