@@ -1,5 +1,5 @@
 """Activation modules whose forward is one pure op (`replay_op`: GELU's `gelu`, Softplus's
-`softplus`) called by a replayed loop, alone or in a Sequential: each program prints the
+`softplus`, Softmax's and LogSoftmax's given a dim) called by a replayed loop, alone or in a Sequential: each program prints the
 same with and without replay (`--no-replay`), the ones that should replay are counted,
 and a module whose attribute changes mid-loop (GELU's `approximate`) runs as compiled
 from then on, with the new value."""
@@ -57,10 +57,47 @@ for step in range(18):
         g.approximate = "tanh"
 print(outs, w.grad)
 """,
+    # LogSoftmax(dim=1) closing a Sequential, with NLLLoss
+    "log_softmax_nll": _HEAD
+    + """model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2), nn.LogSoftmax(dim=1))
+crit = nn.NLLLoss()
+opt = torch.optim.Adam(model.parameters(), lr=0.02)
+for step in range(20):
+    loss = crit(model(X), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+print(loss, model[2].weight.grad)
+""",
+    # a Softmax without a dim (its function chooses one and warns: run as compiled), and
+    # one whose dim changes mid-loop (from then on as compiled, with the new dim)
+    "softmax_dims": _HEAD
+    + """w = torch.randn(4, 3, requires_grad=True)
+bare, sm = nn.Softmax(), nn.Softmax(dim=1)
+Z = X[:, :3]
+for step in range(12):
+    a = (bare(X @ w) * Z).sum()
+    a.backward()
+print(a, w.grad)
+outs = []
+for step in range(14):
+    o = (sm(X @ w) * Z).sum()
+    o.backward()
+    outs.append(o.item())
+    if step == 8:
+        sm.dim = 0
+print(outs, w.grad)
+""",
 }
 
 #: iterations replayed, at least
-REPLAYED = {"sequential_gelu": 20, "softplus_alone": 15, "changed_mid_loop": 12}
+REPLAYED = {
+    "sequential_gelu": 20,
+    "softplus_alone": 15,
+    "changed_mid_loop": 12,
+    "log_softmax_nll": 15,
+    "softmax_dims": 6,
+}
 
 
 @pytest.mark.parametrize("name", list(PROGRAMS))

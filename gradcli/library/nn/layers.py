@@ -419,16 +419,23 @@ class _SoftmaxBase(Module):
     def forward(self, input):
         return batching.call(SOFTMAX_FUNCTIONAL[self.fn], (input, self.dim))
 
+    def replay_pure(self):
+        """(Module.replay_pure) Its function's op, given a dim: without one the function
+        chooses it and warns, which a replayed call would not."""
+        return type(self.dim) is int and super().replay_pure()
+
     def extra_repr(self):
         return f"dim={self.dim}"
 
 
 class Softmax(_SoftmaxBase):
     fn = "softmax"
+    replay_op = "softmax"
 
 
 class LogSoftmax(_SoftmaxBase):
     fn = "log_softmax"
+    replay_op = "log_softmax"
 
 
 class LeakyReLU(Module):
