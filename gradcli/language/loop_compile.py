@@ -376,7 +376,8 @@ def _item(comp, n, kind_what, results, changed, parts):
         )
     elif kind == "backward":
         at = n.children[0].children[0].children[1]  # the `backward` of name.backward()
-        extra = (comp.load_name(what, n), at.line, at.column)
+        held = parts[1].get(what)  # (`E.backward()` split: its root in the cell)
+        extra = (comp.load_name(what, n) if held is None else held.load, at.line, at.column)
     elif kind == "guard":
         extra = (comp.expr(what), tuple(comp.load_name(name, n) for name in sorted(names_in(what))))
     elif kind == "item":  # (and the factor's closure, whether the number comes first)

@@ -620,6 +620,26 @@ def _held_operand(node):
     return None
 
 
+def held_backward(node):
+    """(the expression E, the node `E.backward()`) of a statement `E.backward()` of an
+    expression E a replayed assignment may have other than a name (`l.sum().backward()`):
+    split in two as `held_item`'s, the second part the backward of the held name."""
+    c = node.children[0] if node.data == "expr_stmt" else None
+    if not (
+        isinstance(c, Tree)
+        and c.data == "call"
+        and c.children[1] is None
+        and isinstance(c.children[0], Tree)
+        and c.children[0].data == "getattr"
+        and c.children[0].children[1].value == "backward"
+    ):
+        return None
+    recv = c.children[0].children[0]
+    if isinstance(recv, Tree) and recv.data != "name" and pure(recv):
+        return recv, c
+    return None
+
+
 def held_item(node):
     """(the expression E, the node `E.item()`) of a statement `total op= E.item()` (also
     times a factor, as `_scaled_item`'s) or `recv.append(E.item())` (recv as `_append`'s),

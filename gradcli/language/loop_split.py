@@ -16,6 +16,7 @@ from __future__ import annotations
 import builtins
 
 from .loop_shapes import _kind, held_item, names_in, pure
+from .loop_shapes import held_backward
 from .parser import Token, Tree
 from .positions import located, pos
 from .state import state
@@ -62,7 +63,7 @@ def split(nodes):
     its closure from}, {name: its Cell})."""
     out, alt, cells = [], {}, {}
     for n in nodes:
-        got = held_item(n)
+        got = held_item(n) or held_backward(n)
         if got is None:
             parts = _unpacked(n)
             if parts is None:
@@ -85,7 +86,10 @@ def split(nodes):
 
 def kind_of(n):
     """loop_shapes._kind of a statement, an unpacking `a, b = E` that `split` splits
-    counted as the assignment of its first name."""
+    counted as the assignment of its first name, and `E.backward()` (`held_backward`) as a
+    backward."""
+    if held_backward(n) is not None:
+        return ("backward", None)
     parts = _unpacked(n)
     return _kind(n) if parts is None else ("assign", parts[0][0].children[0].children[0].value)
 
