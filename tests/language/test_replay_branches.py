@@ -169,7 +169,15 @@ def test_branches_print_what_compiled_prints(name):
 
 #: replayed iterations at least (first iterations noted; "fallback"'s iterations with the
 #: program's object run as compiled)
-_AT_LEAST = {"made": 40, "elif": 40, "data": 35, "groups": 30, "evaltop": 30, "fallback": 15, "tensor": 12}
+_AT_LEAST = {
+    "made": 40,
+    "elif": 40,
+    "data": 35,
+    "groups": 30,
+    "evaltop": 30,
+    "fallback": 15,
+    "tensor": 12,
+}
 
 
 @pytest.mark.parametrize("name", list(PROGRAMS))
