@@ -84,6 +84,10 @@ def gemm_frames(a, b, out, beta, ta=False, tb=False, alone=False):
     if not alone and mkl._state["gemm"]:
         plan = _plan(p, cols, rows, k, tb, beta)  # the two threads' bits on one
     if plan is not AS_IS and plan is not ALONE:
+        if not so and beta == 1 and N > 1 and min(sa, sb) > 0:
+            args = (_COL, first, second, cols, rows, k, 1.0, b_at, ldb, a_at, lda, 1.0, o_at, ldc)
+            _shared_accumulate(p, args, N, sb, sa, plan)
+            return True
         for n in range(N):
             args = (_COL, first, second, cols, rows, k, 1.0)
             args += (b_at + n * sb, ldb, a_at + n * sa, lda, beta, o_at + n * so, ldc)
@@ -110,6 +114,37 @@ def gemm_frames(a, b, out, beta, ta=False, tb=False, alone=False):
     return True
 
 
+def _shared_accumulate(p, args, n, s1, s2, at):
+    """The column-major gemms `args` made n times in order, the first operand moving by s1
+    bytes and the second by s2 each time, every product added (beta 1) into the one C, each
+    as MKL's two threads share it at `at` (`mkl.shared`): a thread's part is a block of C
+    of its own, which the products add into in turn, so each part's n products are made by
+    one batch call in order (`mkl_batch.gemm_accumulate`: the bits of one gemm call each),
+    the first part's and then the second's, instead of two gemm calls per product; a part
+    of one row or column (`mkl._one_wide`) one product at a time."""
+    order, t1, t2, m, nn, k, alpha, a, lda, b, ldb, _, c_at, ldc = args
+    size = mkl._DTYPE[p].itemsize
+    axis, cut_at = at
+    end = nn if axis else m
+    mkl.one_thread()
+    for start, width in ((0, min(cut_at, end)), (cut_at, end - cut_at)):
+        if width <= 0:
+            continue
+        if axis:  # C's columns and op(B)'s from `start`
+            b_part = b + start * size * (1 if t2 == _TR else ldb)
+            part = (m, width, k, alpha, a, lda, b_part, ldb, 1.0, c_at + start * ldc * size)
+        else:  # C's rows and op(A)'s
+            a_part = a + start * size * (lda if t1 == _TR else 1)
+            part = (width, nn, k, alpha, a_part, lda, b, ldb, 1.0, c_at + start * size)
+        if width > 1:
+            mkl_batch.gemm_accumulate(p, (order, t1, t2, *part, ldc), n, s2, s1)
+            continue
+        for i in range(n):
+            pm, pn, pk, pa, a_at, pla, b_at, plb, one, pc = part
+            moved = (pm, pn, pk, pa, a_at + i * s1, pla, b_at + i * s2, plb, one, pc)
+            mkl._one_wide(p, axis, t1, t2, moved, ldc)
+
+
 def frames_alone(n, dilated):
     """Whether slow_conv2d runs its per-sample gemms inside at::parallel_for (each gemm
     then on one thread): the forward's and the columns' gradient's, for a batch of two
@@ -126,9 +161,16 @@ def columns(cols, dilated):
     they are."""
     if dilated:
         return frames_aligned(cols)
-    if cols.flags.c_contiguous and address(cols) % 64 == 0:
-        return cols
-    return mkl.aligned(cols)
+    return _on_boundary(cols)
+
+
+def _on_boundary(a):
+    """a C-contiguous on a 64-byte boundary, where a fresh buffer's copy of it would lie
+    (MKL's results depend only on the contents and that placement): a itself where it lies
+    so, else that copy."""
+    if a.flags.c_contiguous and address(a) % mkl._ALIGN == 0:
+        return a
+    return mkl.aligned(a)
 
 
 def forward(wg, cols, b, dilated):
@@ -145,7 +187,7 @@ def forward(wg, cols, b, dilated):
             out[...] = b[g * Og : (g + 1) * Og, None]
         elif dilated:
             out[...] = 0
-        w = mkl.aligned(wg[g])[None]
+        w = _on_boundary(wg[g])[None]
         beta = 0.0 if b is None and not dilated else 1.0
         c = columns(cols[:, g], dilated)
         if not gemm_frames(w, c, out, beta, alone=alone):
@@ -163,8 +205,8 @@ def columns_grad(wg, gr, dilated):
     out = np.empty((N, G, K, L), gr.dtype)
     for g in range(G):
         part = frames_empty((N, K, L), gr.dtype)  # (one buffer, reused per sample)
-        w = mkl.aligned(wg[g])[None]  # (its transpose: ta)
-        if not gemm_frames(w, mkl.aligned(gr[:, g]), part, 0.0, ta=True, alone=alone):
+        w = _on_boundary(wg[g])[None]  # (its transpose: ta)
+        if not gemm_frames(w, _on_boundary(gr[:, g]), part, 0.0, ta=True, alone=alone):
             return None
         out[:, g] = part
     return out
@@ -181,7 +223,7 @@ def weight_grad(gr, cols, dilated):
         acc = mkl.aligned_empty((1, Og, K), gr.dtype)
         acc[...] = 0
         c = columns(cols[:, g], dilated)  # (each frame's transpose: tb)
-        if not gemm_frames(mkl.aligned(gr[:, g]), c, acc, 1.0, tb=True):
+        if not gemm_frames(_on_boundary(gr[:, g]), c, acc, 1.0, tb=True):
             return None
         out[g] = acc[0]
     return out

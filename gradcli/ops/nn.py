@@ -432,19 +432,19 @@ class Conv2d(Function):
         N, C, _, _ = x.shape
         G = self.groups
         oh, ow = self.oshape
-        s0, s1, s2, s3 = x.strides
-        view = np.lib.stride_tricks.as_strided(
-            x,
-            (N, G, C // G, kh, kw, oh, ow),
-            (s0, s1 * (C // G), s1, s2 * dh, s3 * dw, s2 * sh, s3 * sw),
-            writeable=False,
-        )
         out = mkl.aligned_empty((N, G, C // G, kh, kw, oh, ow), x.dtype)
         if not (
             x.flags.c_contiguous
             and x.itemsize in (4, 8)
             and native_layers.rows(x, _column_rows(x.shape, kh, kw, sh, dh, dw, oh)[0], ow, sw, out)
-        ):
+        ):  # (the strided view, made only here: making it costs more than the copy)
+            s0, s1, s2, s3 = x.strides
+            view = np.lib.stride_tricks.as_strided(
+                x,
+                (N, G, C // G, kh, kw, oh, ow),
+                (s0, s1 * (C // G), s1, s2 * dh, s3 * dw, s2 * sh, s3 * sw),
+                writeable=False,
+            )
             np.copyto(out, view)
         return out.reshape(N, G, (C // G) * kh * kw, oh * ow)
 

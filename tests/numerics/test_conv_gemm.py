@@ -14,7 +14,7 @@ import itertools
 import numpy as np
 
 from conftest import needs_mkl
-from gradcli.numerics import conv_gemm, mkl
+from gradcli.numerics import conv_gemm, gemm_threads, mkl
 
 pytestmark = needs_mkl
 
@@ -71,10 +71,11 @@ def test_random_shapes_are_one_gemm_per_sample():
         assert got == want, (dtype, ta, n, o, k, cols, beta)
 
 
-def _accumulated(rng, dtype, n, o, k, cols):
+def _accumulated(rng, dtype, n, o, k, cols, alone=True):
     """(the weight gradient's gemms, grad_output[n] @ columns[n].T added one after the
     other into one output, made by one gemm_frames call (one batch call of one group
-    whose every output is that one) and by one call per sample (one gemm each))."""
+    whose every output is that one; not alone: one per thread's part) and by one call per
+    sample (one gemm each; not alone: one per thread's part))."""
     gr = mkl.aligned(rng.standard_normal((n, o, cols)).astype(dtype))
     c = mkl.aligned(rng.standard_normal((n, k, cols)).astype(dtype))
     outs = []
@@ -82,11 +83,11 @@ def _accumulated(rng, dtype, n, o, k, cols):
         acc = mkl.aligned_empty((1, o, k), dtype)
         acc[...] = 0
         if batched:
-            assert conv_gemm.gemm_frames(gr, c, acc, 1.0, tb=True, alone=True)
+            assert conv_gemm.gemm_frames(gr, c, acc, 1.0, tb=True, alone=alone)
         else:
             for i in range(n):
                 assert conv_gemm.gemm_frames(
-                    gr[i : i + 1], c[i : i + 1], acc, 1.0, tb=True, alone=True
+                    gr[i : i + 1], c[i : i + 1], acc, 1.0, tb=True, alone=alone
                 )
         outs.append(acc.view(np.uint8).tobytes())
     return outs
@@ -105,3 +106,24 @@ def test_accumulated_products_are_one_gemm_per_sample_in_order():
         cols = int(rng.integers(1, 40) if rng.random() < 0.5 else rng.integers(40, 1500))
         got, want = _accumulated(rng, dtype, n, o, k, cols)
         assert got == want, (dtype, n, o, k, cols)
+
+
+def test_accumulated_products_shared_by_the_threads_are_one_gemm_per_sample_in_order():
+    # on PyTorch's threads (not alone) each product is made as MKL's two threads share
+    # it (gemm_threads.plan): each thread's part by one batch call over the samples
+    rng = np.random.default_rng(3)
+    shared = 0
+    for dtype in (np.float64, np.float32):
+        p = "d" if dtype == np.float64 else "s"
+        for o, k, cols in itertools.product(SIZES + (50, 100, 120), SIZES, SIZES + (100,)):
+            got, want = _accumulated(rng, dtype, 4, o, k, cols, alone=False)
+            assert got == want, (dtype, o, k, cols)
+            shared += gemm_threads.plan(p, k, o, cols, True, 1.0) not in ("as is", "alone")
+    for i in range(300):
+        dtype = (np.float64, np.float32)[i % 2]
+        n = int(rng.integers(2, 40))
+        o, k = int(rng.integers(1, 130)), int(rng.integers(1, 300))
+        cols = int(rng.integers(1, 40) if rng.random() < 0.5 else rng.integers(40, 1500))
+        got, want = _accumulated(rng, dtype, n, o, k, cols, alone=False)
+        assert got == want, (dtype, n, o, k, cols)
+    assert shared > 100  # (the threads' parts are what this compares)
