@@ -44,8 +44,10 @@ def _infer_dtype(value):
             kind = 2
         elif isinstance(v, np.generic) and v.dtype.kind in "biuf":
             own = v.dtype if own is None else dtypes.promote(own, v.dtype)
+        elif isinstance(v, str):
+            raise GradTypeError("new(): invalid data type 'str'")
         else:
-            raise GradTypeError(f"could not make a tensor from a value of type {type_name(v)}")
+            raise GradRuntimeError(f"Could not infer dtype of {type_name(v)}")
     if kind < 0:
         return context.current.default_float if own is None else own
     dt = (dtypes.bool_, dtypes.int64, context.current.default_float)[kind]
@@ -78,6 +80,8 @@ def _check_nested(value):
         v = v[0]
     if isinstance(v, Tensor):
         shape.extend(v.data.shape)
+    if isinstance(v, str):  # (a string is a sequence to PyTorch: of strings)
+        raise GradValueError("too many dimensions 'str'")
     check_alloc(shape)
     # the items of a rectangular list (rows included) are at most depth * elements
     budget, seen, stack = (len(shape) + 1) * math.prod(shape) + 16, 0, [value]
@@ -89,27 +93,34 @@ def _check_nested(value):
         stack.extend(x for x in v if isinstance(x, (list, tuple)))
 
 
-def _ragged(value):
-    """PyTorch's words for the first row (depth first) whose length is not the length of
-    the first row at its depth; None when that is not what is wrong."""
+def _ragged(value, dtype):
+    """PyTorch's error for the first item (depth first, as its recursive_store walks the
+    list against the sizes of the first items) that does not fit: a row of another length,
+    a number where a row should be, a row where a number should be; None when that is not
+    what is wrong."""
     sizes, v = [], value
     while isinstance(v, (list, tuple)):
         sizes.append(len(v))
         if not v:
             break
         v = v[0]
+    n = len(sizes)
     stack = [(value, 0)]
     while stack:
         v, d = stack.pop()
-        if d + 1 >= len(sizes):
+        if d == n:
+            if isinstance(v, (list, tuple)):
+                name = type(v).__name__
+                if np.dtype(dtype).kind == "f":
+                    return GradTypeError(f"must be real number, not {name}")
+                return GradTypeError(f"'{name}' object cannot be interpreted as an integer")
             continue
-        for item in v:
-            if not isinstance(item, (list, tuple)):
-                return None
-            if len(item) != sizes[d + 1]:
-                return (
-                    f"expected sequence of length {sizes[d + 1]} at dim {d + 1} (got {len(item)})"
-                )
+        if not isinstance(v, (list, tuple)):
+            return GradTypeError("not a sequence")
+        if len(v) != sizes[d]:
+            return GradValueError(
+                f"expected sequence of length {sizes[d]} at dim {d} (got {len(v)})"
+            )
         stack.extend((item, d + 1) for item in reversed(v))
     return None
 
@@ -131,9 +142,9 @@ def to_array(value, dtype=None) -> np.ndarray:
     except (ValueError, TypeError) as e:
         msg = str(e)
         if "inhomogeneous" in msg or "sequence" in msg:
-            raise GradValueError(
-                _ragged(value) or "expected a rectangular nested list (all rows the same length)"
-            )
+            raise _ragged(value, dtype) or GradValueError(
+                "expected a rectangular nested list (all rows the same length)"
+            ) from None
         raise GradValueError(f"could not make a tensor: {msg}")
     if arr.dtype == object:
         raise GradValueError("could not make a tensor from this value")

@@ -370,8 +370,9 @@ def show(value) -> str:
     if (
         isinstance(value, type)
         and issubclass(value, BaseException)
-        and value.__dict__.get("__module__") in ("re", "json.decoder", "statistics")
-    ):  # (re.error, json.JSONDecodeError, statistics.StatisticsError: their modules')
+        and value.__dict__.get("__module__")
+        in ("re", "json.decoder", "statistics", "torch._C", "dataclasses")
+    ):  # (re.error, json.JSONDecodeError, statistics.StatisticsError, torch.linalg.LinAlgError)
         return f"<class '{value.__module__}.{value.__qualname__}'>"
     if isinstance(value, _PY_CALLABLES):
         return f"<built-in function {callable_name(value)}>"
@@ -382,7 +383,7 @@ def show(value) -> str:
             else repr(value)
         )
     if isinstance(value, BaseException) and type(value).__repr__ is BaseException.__repr__:
-        name = python_type_name(value)
+        name = python_type_name(value).rpartition(".")[2]  # (its class's own name)
         if name == "KeyError":  # its message is the key's repr already, as Python's
             return f"KeyError({value})"
         text = str(value)

@@ -97,7 +97,11 @@ class Tensor:
 
     def __bool__(self):
         if self.data.size != 1:
-            raise GradRuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+            raise GradRuntimeError(
+                "Boolean value of Tensor with "
+                + ("no values" if not self.data.size else "more than one value")
+                + " is ambiguous"
+            )
         return bool(self.data)
 
     def item(self):

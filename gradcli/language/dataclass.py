@@ -8,7 +8,10 @@ are source text compiled once per class, here by the language's own compiler, so
 are functions of the language (their errors, calls and attribute rules are a program's).
 Fields of dataclass bases come first; a default that is a list, dict or set is refused
 as Python refuses it; `field(default_factory=...)`, `fields`, `asdict`, `astuple`,
-`replace` and `is_dataclass` are there. `frozen=True` and `slots=True` are refused."""
+`replace` and `is_dataclass` are there. `frozen=True` makes an assignment to or deletion
+of an instance's attribute Python's FrozenInstanceError (the class's `language_setattr`
+and `language_delattr`; its `__init__` sets the fields past them) and hashes by the
+fields. `slots=True` is refused."""
 
 from __future__ import annotations
 
@@ -17,7 +20,8 @@ from operator import attrgetter
 from ..library.stdlib import StdModule, module
 from ..library.values import BuiltinFunction
 from ..runtime.errors import GradTypeError, GradValueError
-from .classes import ANNOTATIONS, changed, is_user_class, user_key
+from .classes import ANNOTATIONS, LOOKUP, PLAIN, changed, is_user_class, user_key
+from .exceptions import TYPES
 from .functions import Scope, call_user
 from .parser import parse
 from .state import state
@@ -110,8 +114,9 @@ def _class_text(t):
     return f"<class '{t.__name__}'>"
 
 
-def _source(fields, qualname, init, repr_, eq, order, post_init):
-    """The language source of `_make(...)`, which returns the methods asked for."""
+def _source(fields, qualname, init, repr_, eq, order, post_init, frozen=False, hashed=False):
+    """The language source of `_make(...)`, which returns the methods asked for (a
+    frozen class's `__init__` sets each field with `_set`, past its __setattr__)."""
     params = ["self"]
     body = []
     for f in fields.values():
@@ -131,9 +136,11 @@ def _source(fields, qualname, init, repr_, eq, order, post_init):
             body.append(f"self.{n} = {n}")
         elif f.default is not MISSING:
             body.append(f"self.{n} = _defaults[{n!r}]")
+    if frozen:
+        body = [_set_past(line) for line in body]
     if post_init:
         body.append("self.__post_init__()")
-    out = ["def _make(_defaults, _factories, _MISSING):"]
+    out = ["def _make(_defaults, _factories, _MISSING, _set):"]
     made = []
     if init:
         out.append(f"    def __init__({', '.join(params)}):")
@@ -155,8 +162,46 @@ def _source(fields, qualname, init, repr_, eq, order, post_init):
         out.append(f"            return {mine} {op} {theirs}")
         out.append("        return NotImplemented")
         made.append(name)
+    if hashed:
+        out.append("    def __hash__(self):")
+        out.append(f"        return hash({mine})")
+        made.append("__hash__")
     out.append(f"    return ({''.join(m + ', ' for m in made)})")
     return "\n".join(out) + "\n", made
+
+
+def _set_past(line):
+    """`self.n = v` as `_set(self, 'n', v)` (object.__setattr__ in Python's frozen __init__)."""
+    target, value = line.split(" = ", 1)
+    return f"_set(self, {target[len('self.') :]!r}, {value})"
+
+
+def _set_field(obj, name, value):
+    obj.__dict__[user_key(name)] = value
+
+
+def _frozen(cls, fields):
+    """Python's frozen dataclass's __setattr__ and __delattr__, as the class's own rules:
+    the class is no longer plain (its attributes are set through set_instance_attr)."""
+    error = TYPES["dataclasses.FrozenInstanceError"]
+
+    def language_setattr(obj, name, value):
+        if type(obj) is cls or name in fields:
+            raise error(f"cannot assign to field {name!r}")
+        obj.__dict__[user_key(name)] = value
+
+    def language_delattr(obj, name):
+        if type(obj) is cls or name in fields:
+            raise error(f"cannot delete field {name!r}")
+        key = user_key(name)
+        if key not in obj.__dict__:
+            raise error(name)
+        del obj.__dict__[key]
+
+    cls.language_setattr = language_setattr
+    cls.language_delattr = language_delattr
+    setattr(cls, PLAIN, False)
+    setattr(cls, LOOKUP, None)
 
 
 def made_methods(compiler, src, args, where="<dataclass>"):
@@ -177,16 +222,16 @@ def made_methods(compiler, src, args, where="<dataclass>"):
 def _process(compiler, cls, init, repr, eq, order, frozen, slots, unsafe_hash):
     if not is_user_class(cls):
         raise GradTypeError("dataclass() should be called on a class of the program")
-    if frozen or slots:
-        raise GradValueError(
-            "dataclass(frozen=True) and dataclass(slots=True) are not supported by gradcli"
-        )
+    if slots:
+        raise GradValueError("dataclass(slots=True) is not supported by gradcli")
     if order and not eq:
         raise GradValueError("eq must be true if order is true")
     qualname = cls.__qualname__
     fields = _fields_of(cls, qualname)
     post_init = any("__post_init__" in c.__dict__ for c in cls.__mro__)
     own = cls.__dict__
+    # Python's __hash__ of a frozen class compared by value: the compared fields' tuple's
+    hashed = (unsafe_hash or (eq and frozen)) and "__hash__" not in own
     src, names = _source(
         fields,
         qualname,
@@ -195,18 +240,22 @@ def _process(compiler, cls, init, repr, eq, order, frozen, slots, unsafe_hash):
         eq and "__eq__" not in own,
         order,
         post_init,
+        frozen,
+        hashed,
     )
     defaults = {n: f.default for n, f in fields.items() if f.default is not MISSING}
     factories = {
         n: f.default_factory for n, f in fields.items() if f.default_factory is not MISSING
     }
-    methods = made_methods(compiler, src, (defaults, factories, MISSING))
+    methods = made_methods(compiler, src, (defaults, factories, MISSING, _set_field))
     for name, fn in zip(names, methods):
         fn.qualname = f"{qualname}.{name}"
         setattr(cls, name, fn)
     setattr(cls, FIELDS, fields)
-    if eq and not unsafe_hash and "__hash__" not in own:
+    if eq and not hashed and "__hash__" not in own:
         cls.__hash__ = None  # Python's dataclass: equal by value, so not hashable
+    if frozen:
+        _frozen(cls, tuple(fields))
     changed(cls)  # (its methods as the fast tier looks them up: classes.LOOKUP)
     return cls
 
@@ -314,5 +363,6 @@ def make_module(make_compiler):
             "replace": BuiltinFunction("dataclasses.replace", replace),
             "is_dataclass": BuiltinFunction("dataclasses.is_dataclass", is_dataclass),
             "MISSING": MISSING,
+            "FrozenInstanceError": TYPES["dataclasses.FrozenInstanceError"],
         },
     )

@@ -44,6 +44,9 @@ PARENTS = {
     "JSONDecodeError": "ValueError",  # (json.loads's)
     "StatisticsError": "ValueError",  # (the statistics module's)
     "error": "Exception",  # (re's: re.error, not a built-in)
+    # PyTorch's torch.linalg.LinAlgError (a failed factorization), named by its module
+    "torch._C._LinAlgError": "RuntimeError",
+    "dataclasses.FrozenInstanceError": "AttributeError",  # (a frozen dataclass's)
 }
 # classes of a module, not built-ins (json.JSONDecodeError, statistics.StatisticsError)
 MODULE_OWNED = {"error": "re", "JSONDecodeError": "json.decoder", "StatisticsError": "statistics"}
@@ -79,23 +82,24 @@ class LanguageException(GradError):
         return self.message
 
     def __repr__(self):
-        return f"{self.type_name}({', '.join(repr(a) for a in self.args)})"
+        return f"{type(self).__name__}({', '.join(repr(a) for a in self.args)})"
 
 
 def _make_types():
     out = {}
     for name, parent in PARENTS.items():  # parents come before their children
         base = out[parent] if parent else LanguageException
-        module = MODULE_OWNED.get(name, "builtins")
+        module, _, short = name.rpartition(".")  # (a dotted name: its module's class)
+        module = module or MODULE_OWNED.get(name, "builtins")
         out[name] = type(
-            name, (base,), {"type_name": name, "__module__": module, "__qualname__": name}
+            short, (base,), {"type_name": name, "__module__": module, "__qualname__": short}
         )
     return out
 
 
 TYPES = _make_types()
 EXCEPTION_CLASSES.update(TYPES)  # (for the library's modules: re.error)
-BUILTIN_TYPES = {k: v for k, v in TYPES.items() if k not in MODULE_OWNED}
+BUILTIN_TYPES = {k: v for k, v in TYPES.items() if k not in MODULE_OWNED and "." not in k}
 
 
 def public_type(err):

@@ -6,6 +6,8 @@ dicts, sets, objects)."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..runtime.errors import GradError, GradTypeError, GradValueError
 from ..runtime.limits import check_items
 from ..core.convert import type_name
@@ -48,6 +50,12 @@ def _lazy(x):
         or hasattr(type(x), "language_remaining")
         or is_user_class(type(x))
     )
+
+
+def _items_only(x):
+    """Values Python's sum, min and max go through item by item: _lazy's and a library
+    container's (a deque)."""
+    return _lazy(x) or hasattr(type(x), "language_iter")
 
 
 _PY_TYPES = PY_TYPES  # the built-in functions int, float, ... -> Python's types (for isinstance)
@@ -456,6 +464,23 @@ def _len(x):
     return len(x) if isinstance(x, (dict, set, frozenset, DictView)) else len(_items(x))
 
 
+def _truths(py, whole):
+    """Python's any / all: the truth of each item, a tensor's as Python iterates it (a
+    1-D tensor's elements: `whole` of its array; a 0-d tensor is not iterable)."""
+
+    def fn(iterable, /):
+        if type(iterable) is Tensor:
+            d = iterable.data
+            if d.ndim == 0:
+                raise GradTypeError("iteration over a 0-d tensor")
+            if d.ndim == 1:
+                return bool(whole(d))
+        return py(truth(v) for v in _each(iterable))
+
+    fn.__name__ = py.__name__
+    return fn
+
+
 def _list(x=()):
     items = bounded_list(iter(_items(x)), "the list")
     check_items(len(items), "the list")
@@ -496,18 +521,14 @@ def prelude():
         "staticmethod": staticmethod,
         "classmethod": classmethod,
         "property": property,
-        "sum": _pythonic("sum", _sum, lambda x: _lazy(x) or _has_tensor_items(x)),
+        "sum": _pythonic("sum", _sum, lambda x: _items_only(x) or _has_tensor_items(x)),
         "len": _pythonic("len", _len, _lazy),
         "list": _pythonic("list", _list, _lazy),
         "tuple": _pythonic("tuple", lambda x=(): tuple(_list(x)), _lazy),
-        "any": _pythonic(
-            "any", lambda x: any(truth(v) for v in _each(x)), lambda x: type(x) is not Tensor
-        ),
-        "all": _pythonic(
-            "all", lambda x: all(truth(v) for v in _each(x)), lambda x: type(x) is not Tensor
-        ),
-        "min": _pythonic("min", _extreme("min"), _lazy),
-        "max": _pythonic("max", _extreme("max"), _lazy),
+        "any": _truths(any, np.any),
+        "all": _truths(all, np.all),
+        "min": _pythonic("min", _extreme("min"), _items_only),
+        "max": _pythonic("max", _extreme("max"), _items_only),
         # two plain numbers: Python's pow, as the ** operator computes it on numbers
         "pow": _pythonic("pow", _number_pow, _is_number, three=_pow3),
     }

@@ -159,7 +159,8 @@ _ELEMENTWISE = (
     "cumsum cumprod median percentile quantile all any allclose isclose array_equal "
     "dot matmul inner outer transpose reshape ravel squeeze expand_dims concatenate stack "
     "vstack hstack column_stack flip sort argsort unique count_nonzero nonzero diff "
-    "meshgrid asarray copy shape ndim size trace diag tril triu einsum average"
+    "meshgrid asarray copy shape ndim size trace diag tril triu einsum average shares_memory "
+    "may_share_memory"
 ).split()
 _SIZED = "zeros ones full empty zeros_like ones_like full_like empty_like eye identity".split()
 

@@ -179,8 +179,10 @@ def str_(object=""):
 )
 def list_(x=(), /):
     if isinstance(x, Tensor):
+        if not x.data.ndim:
+            raise GradTypeError("iteration over a 0-d tensor")
         check_objects(len(x), "list() of this tensor", 300)
-        return [FUNCTIONS["index"](x, i) for i in range(len(x))]
+        return list(FUNCTIONS["unbind"](x))  # as Tensor.__iter__: unbind(0)
     if isinstance(x, (list, tuple, range, str)):
         check_items(len(x), "the list")
         return list(x)

@@ -7,6 +7,7 @@ grow large is bounded by the limits."""
 
 from __future__ import annotations
 
+import collections as _collections
 import itertools as _itertools
 import keyword as _keyword
 import math as _math
@@ -686,9 +687,57 @@ def _namedtuple(typename, field_names, *, defaults=None):
     )
 
 
-def _collections_module():
-    import collections as _collections
+def _deque_grown(method):
+    """A deque method that adds items, within the list limit."""
 
+    def grow(d, *args):
+        method(d, *args)
+        check_items(len(d), "the deque")
+
+    return grow
+
+
+def _deque_taken(name, method):
+    """A deque method that takes an item: Python's IndexError or ValueError when it cannot."""
+
+    def take(d, *args):
+        try:
+            return method(d, *args)
+        except IndexError as e:
+            raise GradError(str(e), type_name="IndexError") from None
+        except ValueError as e:
+            raise GradError(str(e), type_name="ValueError") from None
+
+    take.__name__ = name
+    return take
+
+
+class deque(_collections.deque):
+    """collections.deque with the methods a program calls (its repr is Python's)."""
+
+    __slots__ = ()
+    language_methods = {
+        "append": _deque_grown(_collections.deque.append),
+        "appendleft": _deque_grown(_collections.deque.appendleft),
+        "extend": _deque_grown(lambda d, it: d.extend(bounded_list(iter(it)))),
+        "extendleft": _deque_grown(lambda d, it: d.extendleft(bounded_list(iter(it)))),
+        "pop": _deque_taken("pop", _collections.deque.pop),
+        "popleft": _deque_taken("popleft", _collections.deque.popleft),
+        "remove": _deque_taken("remove", _collections.deque.remove),
+        "index": _deque_taken("index", _collections.deque.index),
+        "insert": _deque_taken("insert", _collections.deque.insert),
+        "rotate": lambda d, n=1: d.rotate(n),
+        "count": lambda d, v: d.count(v),
+        "clear": lambda d: d.clear(),
+        "reverse": lambda d: d.reverse(),
+        "copy": lambda d: deque(d, d.maxlen),
+    }
+    language_attrs = {"maxlen": lambda d: d.maxlen}
+    language_iter = list
+    language_len = len
+
+
+def _collections_module():
     return StdModule(
         "collections",
         {
@@ -698,7 +747,7 @@ def _collections_module():
             "Counter": BuiltinFunction("collections.Counter", _collections.Counter),
             "deque": BuiltinFunction(
                 "collections.deque",
-                lambda it=(), maxlen=None: _collections.deque(bounded_list(iter(it)), maxlen),
+                lambda it=(), maxlen=None: deque(bounded_list(iter(it)), maxlen),
             ),
         },
     )

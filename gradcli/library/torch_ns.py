@@ -30,11 +30,12 @@ from ..core import layout
 from .methods import write_
 from .autograd_api import ENABLE_GRAD, NO_GRAD
 from .values import BuiltinFunction, Module, Size
+from .stdlib import EXCEPTION_CLASSES
 from .torch_names import name_classes
 from . import calculus, counting, random_api  # noqa: F401  (counting: its ops)
 from .nn import module as nn_module
 from . import optim
-from . import anomaly, inference
+from . import anomaly, inference, type_info
 from .inference import inference_mode
 from ..core.tensor import Tensor
 from ..core.printing import DEFAULT_PRINTOPTS
@@ -677,6 +678,7 @@ def namespace() -> dict:
                         "cross": BUILTINS["linalg.cross"].fn,
                         "cholesky": BUILTINS["linalg.cholesky"].fn,
                         "eigvalsh": BUILTINS["linalg.eigvalsh"].fn,
+                        "LinAlgError": EXCEPTION_CLASSES["torch._C._LinAlgError"],
                     },
                 ),
             }
@@ -696,6 +698,8 @@ def namespace() -> dict:
         torch_members["is_anomaly_check_nan_enabled"] = anomaly.is_anomaly_check_nan_enabled
         torch_members["default_generator"] = TorchGenerator.wrapping(None)  # (the run's own)
         torch_members["compile"] = compile
+        torch_members["finfo"] = BuiltinFunction("torch.finfo", type_info.finfo)
+        torch_members["iinfo"] = BuiltinFunction("torch.iinfo", type_info.iinfo)
         torch_members["__version__"] = "2.13.0+cpu"  # (the PyTorch whose printing it follows)
         torch_members["is_inference_mode_enabled"] = inference.is_inference_mode_enabled
         transforms.install(torch_members, autograd, autograd_functional)

@@ -290,7 +290,11 @@ def truth(v) -> bool:
         return v
     if type(v) is Tensor:
         if v.data.size != 1:
-            raise GradRuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+            raise GradRuntimeError(
+                "Boolean value of Tensor with "
+                + ("no values" if not v.data.size else "more than one value")
+                + " is ambiguous"
+            )
         return bool(v.data.reshape(()))
     if v is None or isinstance(v, _SIZED):
         return bool(v)

@@ -507,6 +507,38 @@ def randint(
     return leaf(arr.astype(dt), requires_grad)
 
 
+@register(
+    "randint_like",
+    "randint_like(input, low=0, high, dtype=None, requires_grad=False)",
+    "random integers in [low, high) in the shape (and dtype) of input",
+    category="creation",
+    batch=None,
+    inplace=None,
+    pure=False,
+    checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
+    parser=None,
+)
+def randint_like(
+    input, *args, low=None, high=None, dtype=None, generator=None, requires_grad=False, device=None
+):
+    x = tensor_arg(input)
+    if dtype is None:
+        dtype = dtypes.DType(x.data.dtype)
+    bounds = {} if low is None else {"low": low}
+    if high is not None:
+        bounds["high"] = high
+    size = tuple(x.data.shape)
+    return randint(
+        *args,
+        size,
+        **bounds,
+        generator=generator,
+        dtype=dtype,
+        requires_grad=requires_grad,
+        device=device,
+    )
+
+
 def _own_shape(x, value, requires_grad):
     """`value` in x's shape and dtype (a valid shape: only the memory's check), as
     _filled makes it."""

@@ -45,7 +45,8 @@ class LinalgInvEx(Function):
             where = f"(Batch element {b}): " if a.ndim > 2 else ""
             raise GradRuntimeError(
                 f"linalg.inv: {where}The diagonal element {info} is zero, the inversion could "
-                "not be completed because the input matrix is singular."
+                "not be completed because the input matrix is singular.",
+                type_name="torch._C._LinAlgError",
             )
         self.save(out)
         return out

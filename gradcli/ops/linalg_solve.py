@@ -204,7 +204,8 @@ class LinalgSolveEx(Function):
             where = f"(Batch element {int(bad[0][0])}): " if a.ndim > 2 else ""
             raise GradRuntimeError(
                 f"torch.linalg.solve: {where}The solver failed because the input matrix is "
-                "singular."
+                "singular.",
+                type_name="torch._C._LinAlgError",
             )
         rhs = b[..., None] if vector else b
         batch = np.broadcast_shapes(a.shape[:-2], rhs.shape[:-2])

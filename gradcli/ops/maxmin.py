@@ -132,6 +132,10 @@ def _maxmin(kind, whole, bydim, pairwise, input, dim=None, keepdim=False):
         check_reduction(x.data.shape, dim)
     if dim is None:
         return whole.apply(x)
+    if not x.data.size and x.data.ndim:
+        (axis,) = norm_dims(dim, x.data.ndim)
+        if x.data.shape[axis] == 0:
+            raise GradIndexError(f"{kind}(): Expected reduction dim {axis} to have non-zero size.")
     node_cls = bydim
     vals = node_cls.apply(x, dim=dim, keepdim=keepdim)
     # indices come from the same forward; recompute cheaply for the result

@@ -424,15 +424,35 @@ class Sgn(Function):
     )
 
     def forward(self, x):
-        self.save(x)
-        return torch_act.sign(x)
+        out = x.copy() if x.dtype == np.bool_ else torch_act.sign(x)
+        self.save(x, out)
+        return out
 
-    def backward(self, g, F, x):
+    def backward(self, g, F, x, out):
         z = efficient_zeros(np.shape(x), np.asarray(g.data if F.tensor_mode else g).dtype)
         return (Tensor(z) if F.tensor_mode else z,)
 
-    def jvp(self, ts, F, x):
+    def jvp(self, ts, F, x, out):
         return None  # sgn_backward(self_p, self_t, result): zeros for a real tensor
+
+
+@register(
+    "sgn",
+    "sgn(input)",
+    "x / |x| (0 at 0); for a real tensor, sign",
+    method=True,
+    checks=[((Arg((3,), -2.0, 2.0),), {})],
+    category="math",
+    batch="elementwise",
+    inplace="sgn_",
+    pure=True,
+    parser=TENSOR_INPUT,
+)
+def sgn(input):
+    return Sgn.apply(tensor_arg(input))
+
+
+sgn.tensor_input = True  # torch.sgn of a number is PyTorch's TypeError
 
 
 def _abs_grad(g, F, x):

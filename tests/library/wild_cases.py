@@ -1958,3 +1958,11 @@ for _name, _src in _FIDELITY:
     if any(n == _name for n, _ in CASES):
         raise ValueError("duplicate case name: " + _name)
     CASES.append((_name, _src))
+
+# ------------------------------------------- code a new user writes
+from wild_newcomer_cases import CASES as _NEWCOMER  # noqa: E402
+
+for _name, _src in _NEWCOMER:
+    if any(n == _name for n, _ in CASES):
+        raise ValueError("duplicate case name: " + _name)
+    CASES.append((_name, _src))
