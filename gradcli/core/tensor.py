@@ -16,7 +16,8 @@ import itertools
 
 import numpy as np
 
-from ..runtime.errors import GradRuntimeError
+from ..runtime import context
+from ..runtime.errors import GradRuntimeError, GradValueError
 
 _counter = itertools.count()
 #: the next creation number, shared by tensors and graph nodes (engine/function.py: a node's
@@ -94,6 +95,19 @@ class Tensor:
         if not self.data.ndim:
             raise GradRuntimeError("len() of a 0-d tensor", type_name="TypeError")
         return self.data.shape[0]
+
+    def __float__(self):
+        """Tensor.__float__: a one-element tensor as the number Python's float(), the math
+        module's functions and `%` formatting take from it, in PyTorch's words."""
+        d = self.data
+        if d.size != 1:  # (not .item()'s words)
+            raise GradValueError("only one element tensors can be converted to Python scalars")
+        if self.requires_grad:
+            context.warn(
+                "Converting a tensor with requires_grad=True to a scalar may lead to "
+                "unexpected behavior.\nConsider using tensor.detach() first."
+            )
+        return float(d.reshape(()))
 
     def __bool__(self):
         if self.data.size != 1:

@@ -13,7 +13,7 @@ from ..core.convert import type_name
 from ..runtime.errors import GradError, GradTypeError, GradValueError
 from ..ops.registry import BUILTINS, FUNCTIONS, not_a_tensor_op
 from .stdlib import counted
-from .values import program_object, python_protocol, truth
+from .values import program_object, python_protocol, tensor_number, truth
 from ..core.tensor import Tensor
 from ..runtime import context
 from ..core.printing import show_str
@@ -101,13 +101,10 @@ def range_(*args):
 
 def _scalar(x, conv, what):
     if isinstance(x, Tensor):
-        if x.data.size != 1:  # (Tensor.__float__'s words, not .item()'s)
+        if conv is float:
+            return tensor_number(x)
+        if x.data.size != 1:  # (Tensor.__int__'s words, not .item()'s)
             raise GradValueError("only one element tensors can be converted to Python scalars")
-        if conv is float and x.requires_grad:  # (Tensor.__float__ warns, __int__ does not)
-            context.warn(
-                "Converting a tensor with requires_grad=True to a scalar may lead to "
-                "unexpected behavior.\nConsider using tensor.detach() first."
-            )
         return conv(x.item())
     if isinstance(x, str):
         try:

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..core.tensor import Tensor
 from . import numpy_ns, typing_ns
-from .values import BuiltinFunction, Module, program_object
+from .values import BuiltinFunction, Module, program_object, tensor_number
 
 
 class ListIterator:
@@ -215,6 +215,24 @@ def _lcm(*integers):
     return out
 
 
+_INDEX = frozenset({"factorial", "comb", "perm", "gcd", "lcm", "isqrt"})  # (take ints)
+
+
+def _tensors_as_numbers(fn, index):
+    """A math function of integers taking a one-element tensor as Python does, through
+    its __index__ (a failed call tried again with the tensors' numbers)."""
+
+    def run(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except TypeError:
+            if Tensor not in map(type, args):
+                raise
+        return fn(*(tensor_number(a, index) if type(a) is Tensor else a for a in args), **kwargs)
+
+    return run
+
+
 def _math_module():
     members = {}
     for name, v in sorted(_math.__dict__.items()):
@@ -226,6 +244,8 @@ def _math_module():
             if name in ("factorial", "comb", "perm"):
                 v = _bounded_int(v, name)
             v = {"prod": _prod, "lcm": _lcm}.get(name, v)
+            if name in _INDEX:  # (the others take a tensor through its __float__)
+                v = _tensors_as_numbers(v, True)
             members[name] = BuiltinFunction(f"math.{name}", v)
     return StdModule("math", members)
 

@@ -692,6 +692,8 @@ def namespace() -> dict:
         torch_members.update(torch_forms.torch_members())  # ATen's int reduction, default none
         # torch.diff: the tensor method's op (the language's own diff(f) is a derivative)
         torch_members["diff"] = METHOD_ONLY["diff"].fn
+        # torch.any / torch.all: the ops (the language's any and all are Python's)
+        torch_members["any"], torch_members["all"] = BUILTINS["any"].fn, BUILTINS["all"].fn
         torch_members.update(random_api.namespace_members())
         torch_members["inference_mode"] = inference_mode
         torch_members["is_anomaly_enabled"] = anomaly.is_anomaly_enabled

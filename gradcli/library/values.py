@@ -284,6 +284,19 @@ def python_protocol(fn, *args, **kwargs):
         raise GradError(str(e), type_name=type(e).__name__) from None
 
 
+def tensor_number(x, index=False):
+    """Tensor.__float__ (or, `index`, Tensor.__index__) of a one-element tensor: the number
+    Python's float() and the math module's functions take from it."""
+    d = x.data
+    if index:
+        if d.size != 1 or d.dtype.kind not in "biu":
+            raise GradTypeError(
+                "only integer tensors of a single element can be converted to an index"
+            )
+        return int(d.reshape(()))
+    return x.__float__()  # (it warns when x requires grad, as PyTorch's; __int__ does not)
+
+
 def truth(v) -> bool:
     """The truth of a condition: bool, number, none, or a one-element tensor."""
     if v is True or v is False:

@@ -155,7 +155,9 @@ def _norm_key(key, shape, get=False, deferred=None):
             if step is not None and step < 0:
                 raise GradRuntimeError("step must be greater than zero", type_name="ValueError")
             s = slice(start, stop, step)
-            if s.indices(n) != (0, n, 1):
+            # PyTorch's slice is the tensor itself (an alias) when its bounds as written
+            # start at 0 and reach the end: x[:, -5:] of 5 columns is a slice, x[:, :9] not
+            if start or step not in (None, 1) or (stop is not None and stop < n):
                 name = "SliceBackward0"
             out.append(s)
         else:

@@ -186,6 +186,10 @@ case(
     print(any(torch.tensor([[0.0], [2.0]])), all(torch.zeros(0, 3)), any(x > 0 for x in v[:3]))
     if any(torch.tensor([0, 0, 1])):
         print("some")
+    x = torch.ones(2, 2)
+    print(torch.all(x > 0), torch.any(x > 0), torch.all(x > 0, dim=1), torch.any(x, 0))
+    t = torch
+    print(t.all(x > 0), any([0, 1]), all(x[0] > 0), (x > 0).all(), torch.all(x == x).item())
     """,
 )
 
@@ -283,5 +287,43 @@ case(
             print(torch.tensor(v))
         except Exception as e:
             print(type(e).__name__, e)
+    """,
+)
+
+case(
+    "newcomer/math_of_a_tensor",
+    """
+    import math
+    import torch
+    t = torch.tensor(2.5)
+    i = torch.tensor(5)
+    loss = torch.tensor(1.25, requires_grad=True) * 1
+    print(math.sqrt(t), math.log(t), math.exp(torch.tensor(1.0)), math.isnan(t), math.floor(t))
+    print(math.factorial(i), math.comb(i, torch.tensor(2)), math.isclose(t, 2.5, rel_tol=1e-9))
+    print(math.pow(t, t), math.atan2(t, t), math.sqrt(torch.tensor([4.0])), math.log(torch.tensor(8), 2))
+    print(f"perplexity {math.exp(loss):.4f}", math.sqrt(torch.tensor(16, dtype=torch.int32)))
+    for bad in (lambda: math.sqrt(torch.ones(2)), lambda: math.factorial(t), lambda: math.sqrt("a")):
+        try:
+            bad()
+        except (TypeError, ValueError) as e:
+            print(type(e).__name__, e)
+    """,
+)
+
+case(
+    "newcomer/slice_or_alias",
+    """
+    import torch
+    x = torch.ones(4, 5, requires_grad=True)
+    print(x[:, -1:].grad_fn, (x * 2)[:, -1:].grad_fn, x[:, :].grad_fn, x[:, 0:].grad_fn)
+    print(x[:, :5].grad_fn, x[:, -5:].grad_fn, x[0:4].grad_fn, x[:, -1].grad_fn, x[:, :9].grad_fn)
+    print(x[:, -9:].grad_fn, x[:, 0:5:1].grad_fn, x[:, 0:-1].grad_fn, x[1:, :].grad_fn, x[:, :0].grad_fn)
+    h = torch.ones(2, 3, 4, requires_grad=True)
+    print(h[:, -1, :].grad_fn, h[:, -1:, :].grad_fn, h[..., -1:].grad_fn, h[:, :, :].grad_fn, h[-2:].grad_fn)
+    e = torch.ones(0, 3, requires_grad=True)
+    print(e[:, :].grad_fn, e[:0, :].grad_fn, e[:, -1:].grad_fn)
+    for i in range(2):
+        y = (x * 2)[:, -5:]
+        print(y.grad_fn, y.sum().item())
     """,
 )
