@@ -35,6 +35,8 @@ DOCS = {
     "digamma, psi",
     "torch.linalg": "linear algebra: inv, det, slogdet, solve, cross, cholesky, eigvalsh, "
     "norm, vector_norm and matrix_norm",
+    "torch.linalg.LinAlgError": "the error of a singular or not positive-definite matrix "
+    "(inv, solve, cholesky); a RuntimeError",
     "torch.accelerator": "accelerator queries; none is available",
     "torch.utils": "utils.data: Dataset, TensorDataset, DataLoader",
     "torch.utils.data": "datasets and batching: Dataset, TensorDataset, Subset, random_split, "
