@@ -122,27 +122,17 @@ def _shared_accumulate(p, args, n, s1, s2, at):
     one batch call in order (`mkl_batch.gemm_accumulate`: the bits of one gemm call each),
     the first part's and then the second's, instead of two gemm calls per product; a part
     of one row or column (`mkl._one_wide`) one product at a time."""
-    order, t1, t2, m, nn, k, alpha, a, lda, b, ldb, _, c_at, ldc = args
-    size = mkl._DTYPE[p].itemsize
-    axis, cut_at = at
-    end = nn if axis else m
+    order, t1, t2 = args[:3]
+    ldc = args[-1]
     mkl.one_thread()
-    for start, width in ((0, min(cut_at, end)), (cut_at, end - cut_at)):
-        if width <= 0:
-            continue
-        if axis:  # C's columns and op(B)'s from `start`
-            b_part = b + start * size * (1 if t2 == _TR else ldb)
-            part = (m, width, k, alpha, a, lda, b_part, ldb, 1.0, c_at + start * ldc * size)
-        else:  # C's rows and op(A)'s
-            a_part = a + start * size * (lda if t1 == _TR else 1)
-            part = (width, nn, k, alpha, a_part, lda, b, ldb, 1.0, c_at + start * size)
+    for width, part in mkl.thread_parts(args, at, mkl._DTYPE[p].itemsize):
         if width > 1:
             mkl_batch.gemm_accumulate(p, (order, t1, t2, *part, ldc), n, s2, s1)
             continue
         for i in range(n):
             pm, pn, pk, pa, a_at, pla, b_at, plb, one, pc = part
             moved = (pm, pn, pk, pa, a_at + i * s1, pla, b_at + i * s2, plb, one, pc)
-            mkl._one_wide(p, axis, t1, t2, moved, ldc)
+            mkl._one_wide(p, at[0], t1, t2, moved, ldc)
 
 
 def frames_alone(n, dilated):

@@ -448,7 +448,8 @@ def shared(p, args, at, c=None):
     a gemm call on one thread with beta 1 and the pointers and leading dimensions that
     thread passes its kernels: the same kernels, the same bits.  c: the (n, m) result
     array, when at hand."""
-    _, t1, t2, m, n, k, alpha, a, lda, b, ldb, beta, c_at, ldc = args
+    _, t1, t2, m, n = args[:5]
+    beta, c_at, ldc = args[11:]
     dtype = _DTYPE[p]
     size = dtype.itemsize
     if beta != 1:
@@ -458,23 +459,33 @@ def shared(p, args, at, c=None):
             c[...] = 0
         else:
             c *= dtype.type(beta)
-    axis, cut_at = at
-    end = n if axis else m
     gemm = FNS[_GEMM[p]]
     one_thread()
+    for width, part in thread_parts(args, at, size):
+        if width == 1:
+            _one_wide(p, at[0], t1, t2, part, ldc)
+        else:
+            gemm(_COL, t1, t2, *part, ldc)
+
+
+def thread_parts(args, at, size):
+    """The parts of gemm(*args) (cblas's arguments, column-major) that MKL's two threads
+    compute when they share it at `at` = (axis, cut): for each thread with work, its width
+    (C's columns for axis 1, its rows for axis 0) and the arguments m, n, k, alpha, a, lda,
+    b, ldb, beta 1, c of its own gemm call (the pointers moved to its block; `size`: the
+    dtype's bytes)."""
+    _, t1, t2, m, n, k, alpha, a, lda, b, ldb, _, c_at, ldc = args
+    axis, cut_at = at
+    end = n if axis else m
     for start, width in ((0, min(cut_at, end)), (cut_at, end - cut_at)):
         if width <= 0:
             continue
         if axis:  # C's columns and op(B)'s from `start`
             b_part = b + start * size * (1 if t2 == _TR else ldb)
-            part = (m, width, k, alpha, a, lda, b_part, ldb, 1.0, c_at + start * ldc * size)
+            yield width, (m, width, k, alpha, a, lda, b_part, ldb, 1.0, c_at + start * ldc * size)
         else:  # C's rows and op(A)'s
             a_part = a + start * size * (lda if t1 == _TR else 1)
-            part = (width, n, k, alpha, a_part, lda, b, ldb, 1.0, c_at + start * size)
-        if width == 1:
-            _one_wide(p, axis, t1, t2, part, ldc)
-        else:
-            gemm(_COL, t1, t2, *part, ldc)
+            yield width, (width, n, k, alpha, a_part, lda, b, ldb, 1.0, c_at + start * size)
 
 
 def _one_wide(p, axis, t1, t2, part, ldc):
