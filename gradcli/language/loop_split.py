@@ -128,8 +128,9 @@ def _unpacked(n):
 
 def _forward(value) -> bool:
     """Whether an unpacked value is a call `f(a, ...)` of a variable, not a built-in's
-    name, given names only (`model(xb, yb)`, a forward on the iteration's data; not
-    `get_batch(16)` or `next(it)`, which make the data: a body's head, replay_head.py)."""
+    name, given names or names indexed by names only (`model(xb, yb)`, `model(X[ix],
+    Y[ix])`: a forward on the iteration's data; not `get_batch(16)` or `next(it)`, which
+    make the data: a body's head, replay_head.py)."""
     if not (isinstance(value, Tree) and value.data == "call"):
         return False
     fn, args = value.children
@@ -139,7 +140,24 @@ def _forward(value) -> bool:
         and not hasattr(builtins, fn.children[0].value)
         and args is not None
         and bool(args.children)
-        and all(isinstance(a, Tree) and a.data == "name" for a in args.children)
+        and all(_data(a) for a in args.children)
+    )
+
+
+def _data(a) -> bool:
+    """A forward's argument `_forward` takes: a name, or a name indexed by names (`X[ix]`:
+    the iteration's minibatch, drawn by the head)."""
+    if not isinstance(a, Tree):
+        return False
+    if a.data == "name":
+        return True
+    if a.data != "getitem" or not _data(a.children[0]) or a.children[0].data != "name":
+        return False
+    subs = a.children[1]
+    return (
+        isinstance(subs, Tree)
+        and subs.data == "subscripts"
+        and all(isinstance(c, Tree) and c.data == "name" for c in subs.children)
     )
 
 

@@ -95,6 +95,21 @@ for step in range(10):
     opt.step()
 print(loss, probs[0])
 """,
+    # the forward given the minibatch as the data indexed by the head's draw
+    # (`model(X[ix], Y[ix])`), the batch's size changed partway (a plan for each), and
+    # the data rebound to other tensors for the last steps
+    "drawn": """for step in range(45):
+    if step == 30:
+        X, Y = X * 2, Y.flip(0)
+    ix = torch.randint(0, X.shape[0], (8 if step < 20 else 5,))
+    logits, loss = model(X[ix], Y[ix])
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    if step % 9 == 0:
+        print(step, loss.item(), logits.shape)
+print(loss, logits.sum(), logits.grad_fn, model.fc2.bias)
+""",
     # the model swapped for one whose forward returns three values, then a number
     "broken": """class Three(Net):
     def forward(self, x, targets=None):
@@ -128,7 +143,7 @@ def test_unpacking_prints_what_compiled_prints(name):
 
 
 #: replayed iterations at least
-_AT_LEAST = {"train": 30, "both_read": 25, "function": 30, "broken": 0}
+_AT_LEAST = {"train": 30, "both_read": 25, "function": 30, "drawn": 30, "broken": 0}
 
 
 @pytest.mark.parametrize("name", [n for n in PROGRAMS if not n.startswith("broken")])
