@@ -16,9 +16,9 @@ from ..runtime.limits import check_alloc
 
 def _infer_dtype(value):
     """PyTorch's dtype inference for `tensor(data)` (infer_scalar_type): each element's
-    type, promoted: a bool is bool, an int int64, a float the default float, a NumPy
-    scalar and a tensor their own dtypes (torch.tensor(np.float64(2.5)) is float64, and
-    so is torch.tensor([np.float64(1), 2.]) under float32)."""
+    type, promoted: a bool is bool, an int int64, a float and an empty list the default
+    float, a NumPy scalar and a tensor their own dtypes (torch.tensor(np.float64(2.5)) is
+    float64, and so is torch.tensor([np.float64(1), 2.]) under float32)."""
     if isinstance(value, np.generic) and value.dtype.kind in "biuf":
         return value.dtype
     kind = -1
@@ -27,6 +27,9 @@ def _infer_dtype(value):
     while stack:
         v = stack.pop()
         if isinstance(v, (list, tuple)):
+            if not v:  # an empty list counts as the default float ([[], [1]] is float)
+                kind = 2
+                continue
             ts = set(map(type, v))
             if ts <= _PLAIN.keys():  # a row of plain numbers: decided at C speed
                 for t in ts:
@@ -93,17 +96,24 @@ def _check_nested(value):
         stack.extend(x for x in v if isinstance(x, (list, tuple)))
 
 
-def _ragged(value, dtype):
-    """PyTorch's error for the first item (depth first, as its recursive_store walks the
-    list against the sizes of the first items) that does not fit: a row of another length,
-    a number where a row should be, a row where a number should be; None when that is not
-    what is wrong."""
+def _first_sizes(value):
+    """The shape PyTorch infers for a nested list: the lengths of its first items, down to
+    the first number or the first empty list."""
     sizes, v = [], value
     while isinstance(v, (list, tuple)):
         sizes.append(len(v))
         if not v:
             break
         v = v[0]
+    return sizes
+
+
+def _ragged(value, dtype):
+    """PyTorch's error for the first item (depth first, as its recursive_store walks the
+    list against the sizes of the first items) that does not fit: a row of another length,
+    a number where a row should be, a row where a number should be; None when that is not
+    what is wrong."""
+    sizes = _first_sizes(value)
     n = len(sizes)
     stack = [(value, 0)]
     while stack:
@@ -142,6 +152,9 @@ def to_array(value, dtype=None) -> np.ndarray:
     except (ValueError, TypeError) as e:
         msg = str(e)
         if "inhomogeneous" in msg or "sequence" in msg:
+            sizes = _first_sizes(value)
+            if 0 in sizes:  # PyTorch stores no item of an empty tensor, so checks none
+                return np.zeros(sizes, dtype)
             raise _ragged(value, dtype) or GradValueError(
                 "expected a rectangular nested list (all rows the same length)"
             ) from None

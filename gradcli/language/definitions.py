@@ -8,6 +8,7 @@ from ..runtime.errors import GradSyntaxError
 from ..runtime import context
 from .parser import Token, Tree
 from .classes import ANNOTATIONS, Super, changed, make_class
+from .named_tuples import is_named_tuple_base, named_tuple_class
 from .functions import CLASS_CELL, Scope, Signature, UserFunction, frames, given_defaults
 from .names import docstring
 from .positions import located, pos, syntax_error
@@ -286,7 +287,10 @@ class Definitions:
             body(scope)
             del scope.vars[CLASS_CELL]
             try:
-                cls = make_class(name, bases, scope.vars, keywords, qualname)
+                if any(is_named_tuple_base(b) for b in bases):  # class Batch(NamedTuple)
+                    cls = named_tuple_class(name, bases, scope.vars, keywords, qualname)
+                else:
+                    cls = make_class(name, bases, scope.vars, keywords, qualname)
             except Exception as e:
                 raise located(e, line, col) from None
             if doc is not None:

@@ -14,7 +14,7 @@ import inspect as _inspect
 
 from ..runtime.errors import GradError, GradTypeError, GradValueError
 from ..core.printing import CLASS_NAMES, show
-from ..library.stdlib import StdModule, _namedtuple
+from ..library.stdlib import StdModule, namedtuple_class
 from ..library.values import BoundMethod, BuiltinFunction
 from .classes import is_user_class
 from .functions import BoundUserMethod, UserFunction, expand_frames, frames
@@ -89,7 +89,7 @@ def currentframe():
     return Frame(len(frames) - 1)
 
 
-ArgInfo = _namedtuple("ArgInfo", "args varargs keywords locals")
+ArgInfo = namedtuple_class("ArgInfo", "args varargs keywords locals")
 
 
 def getargvalues(frame):

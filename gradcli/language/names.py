@@ -24,7 +24,7 @@ from ..core import dtypes
 from ..runtime.device import Device
 from ..ops.creation import TorchGenerator
 from ..ops.return_types import ValuesIndices
-from ..library.values import BoundMethod, BuiltinFunction, Module, Size
+from ..library.values import LIBRARY_CLASSES, BoundMethod, BuiltinFunction, Module, Size
 from ..library.stdlib import LazyIterator, LruCache
 from ..core.parameter import is_parameter
 from ..library.nn.module import Parameter
@@ -79,7 +79,8 @@ def name_attr(obj, name):
             obj.name if name == "__name__" else obj.qualname if name == "__qualname__" else obj.doc
         )
     if isinstance(obj, type):
-        if is_user_class(obj):
+        # (a namedtuple's class is the program's too: Python makes it in __main__)
+        if is_user_class(obj) or obj.__dict__.get("__module__") == "__main__":
             if name == "__doc__":
                 return obj.__dict__.get("__doc__")
             return obj.__name__ if name == "__name__" else obj.__qualname__
@@ -163,6 +164,8 @@ def type_of(x):
         return public_type(x)
     if is_user_class(t) or t is LanguageObject or isinstance(x, BaseException):
         return t  # (LanguageObject: `object()`'s class, the language's `object`)
+    if t.__dict__.get("__module__") == "__main__":  # a namedtuple's class
+        return t
     if t is Tensor and is_parameter(x):
         return Parameter
     if isinstance(x, NUMPY_VALUES):
@@ -170,7 +173,7 @@ def type_of(x):
         if v is not None:
             return v
         return TypeName(f"numpy.{t.__name__}")
-    v = CLASS_OF.get(t)
+    v = CLASS_OF.get(t) or LIBRARY_CLASSES.get(t)
     if v is not None:
         return v
     if t is LazyIterator and x.kind.endswith(" object"):  # enumerate, zip, map ...

@@ -16,7 +16,8 @@ from ..core.tensor import Tensor
 from ..library.stdlib import DictView, LazyIterator, ListIterator, bounded_list, bounded_values
 from ..library.stdlib import plain_items
 from ..library.numpy_ns import NUMPY_VALUES
-from ..library.values import BuiltinFunction, program_object, python_protocol, truth
+from ..library.values import BuiltinFunction, LIBRARY_TYPES, program_object, python_protocol
+from ..library.values import truth
 from ..ops.registry import BUILTINS
 from . import datamodel
 from . import runtime as rt
@@ -64,7 +65,7 @@ _PY_TYPES = PY_TYPES  # the built-in functions int, float, ... -> Python's types
 def _class_of(t):
     if isinstance(t, tuple):
         return tuple(_class_of(c) for c in t)
-    py = _PY_TYPES.get(id(t))
+    py = _PY_TYPES.get(id(t)) or LIBRARY_TYPES.get(id(t))
     if py is not None:
         return py
     if t is LanguageObject:  # `object`: every value is one, as in Python
@@ -83,7 +84,8 @@ def isinstance_(obj, classinfo):
 
 
 def issubclass_(cls, classinfo):
-    cls = _PY_TYPES.get(id(cls), cls)  # issubclass(bool, int), issubclass(torch.Size, tuple)
+    # issubclass(bool, int), issubclass(torch.Size, tuple), issubclass(OrderedDict, dict)
+    cls = _PY_TYPES.get(id(cls)) or LIBRARY_TYPES.get(id(cls), cls)
     if not isinstance(cls, type):
         raise GradTypeError("issubclass() arg 1 must be a class")
     info = _class_of(classinfo)

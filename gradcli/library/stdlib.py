@@ -26,7 +26,7 @@ import numpy as np
 
 from ..core.tensor import Tensor
 from . import numpy_ns, typing_ns
-from .values import BuiltinFunction, Module, program_object, tensor_number
+from .values import BuiltinFunction, Module, builtin_class, program_object, tensor_number
 
 
 class ListIterator:
@@ -400,7 +400,7 @@ class LruCache:
 
     def cache_info(self):
         if not _CACHE_INFO:
-            _CACHE_INFO.append(_namedtuple("CacheInfo", "hits misses maxsize currsize"))
+            _CACHE_INFO.append(namedtuple_class("CacheInfo", "hits misses maxsize currsize"))
         return _CACHE_INFO[0](*self.cached.cache_info())
 
     def cache_clear(self):
@@ -620,7 +620,8 @@ def _field_name(f):
     return f if isinstance(f, str) else str(f) if type(f) in (int, float, bool) else show(f)
 
 
-def _namedtuple(typename, field_names, *, defaults=None):
+def namedtuple_class(typename, field_names, *, defaults=None):
+    """collections.namedtuple's class (and typing.NamedTuple's: language/named_tuples.py)."""
     if isinstance(field_names, str):
         field_names = field_names.replace(",", " ").split()
     fields = tuple(_field_name(f) for f in bounded_list(iter(field_names)))
@@ -691,6 +692,7 @@ def _namedtuple(typename, field_names, *, defaults=None):
         {
             "__new__": new,
             "__repr__": rep,
+            "__doc__": f"{typename}({repr(fields).replace(chr(39), '')[1:-1]})",  # (Python's)
             "__slots__": (),
             "language_attrs": attrs,
             "language_methods": {
@@ -761,12 +763,19 @@ def _collections_module():
     return StdModule(
         "collections",
         {
-            "OrderedDict": BuiltinFunction("collections.OrderedDict", _collections.OrderedDict),
-            "defaultdict": BuiltinFunction("collections.defaultdict", _collections.defaultdict),
-            "namedtuple": BuiltinFunction("collections.namedtuple", _namedtuple),
-            "Counter": BuiltinFunction("collections.Counter", _collections.Counter),
-            "deque": BuiltinFunction(
+            "OrderedDict": builtin_class(
+                "collections.OrderedDict", _collections.OrderedDict, _collections.OrderedDict
+            ),
+            "defaultdict": builtin_class(
+                "collections.defaultdict", _collections.defaultdict, _collections.defaultdict
+            ),
+            "namedtuple": BuiltinFunction("collections.namedtuple", namedtuple_class),
+            "Counter": builtin_class(
+                "collections.Counter", _collections.Counter, _collections.Counter
+            ),
+            "deque": builtin_class(
                 "collections.deque",
+                deque,
                 lambda it=(), maxlen=None: deque(bounded_list(iter(it)), maxlen),
             ),
         },

@@ -16,6 +16,7 @@ from ..runtime.errors import (
     GradValueError,
     did_you_mean,
 )
+from ..core.printing import CLASS_NAMES
 from ..core.tensor import Tensor, type_name
 from ..runtime import context
 
@@ -189,6 +190,23 @@ class BuiltinFunction:
 
     def __repr__(self):
         return f"<built-in function {self.name}>"
+
+
+#: Python type -> the library's built-in that stands for it (collections.deque ...)
+LIBRARY_CLASSES: dict = {}
+#: id of such a built-in -> the Python type (what isinstance and issubclass test against)
+LIBRARY_TYPES: dict = {}
+
+
+def builtin_class(name, py, fn):
+    """A built-in that makes values of the Python type `py` and is that class to a program,
+    as Python's `collections.deque` is: it prints as `<class 'name'>`, `type(x)` of a value
+    of `py` gives it, `isinstance` and `issubclass` take it."""
+    v = BuiltinFunction(name, fn)
+    CLASS_NAMES[id(v)] = (v, name)
+    LIBRARY_CLASSES[py] = v
+    LIBRARY_TYPES[id(v)] = py
+    return v
 
 
 class Decorated:

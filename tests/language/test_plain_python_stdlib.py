@@ -1,7 +1,9 @@
 """functools.partial, lru_cache and the lazy itertools as CPython answers them: a partial's
 func, args and keywords, its repr, a partial of a partial; a cached function's hits,
 misses, eviction and cache_info(); itertools.cycle, repeat, takewhile,
-dropwhile, filterfalse, compress and tee. Each program runs in gradcli with the fast tier
+dropwhile, filterfalse, compress and tee; `class B(typing.NamedTuple)` with defaults,
+methods and Python's errors; collections' classes (deque, OrderedDict, Counter,
+defaultdict) to isinstance, issubclass and type(). Each program runs in gradcli with the fast tier
 and without it, and in the CPython running the tests; the three must print the same. An
 endless cycle or repeat stops at the list-size limit, as itertools.count does."""
 
@@ -98,6 +100,69 @@ for bad in (lambda: itertools.cycle(5), lambda: itertools.repeat(1, 2.5)):
         bad()
     except TypeError as e:
         print(e)
+""",
+    "typing_named_tuple_class": """
+import typing
+from typing import NamedTuple
+class Batch(NamedTuple):
+    "a batch"
+    x: list
+    y: int = 0
+    scale = 2
+    def total(self, extra=0):
+        return sum(self.x) * self.scale + self.y + extra
+b = Batch([1, 2], y=3)
+print(b, b.total(), b.total(extra=1), b.scale, Batch.scale, Batch.__doc__, Batch._fields)
+print(Batch._field_defaults, b._replace(y=5), b._asdict(), Batch._make([[4], 1]))
+print(isinstance(b, Batch), isinstance(b, tuple), type(b) is Batch, type(b).__name__, len(b))
+xs, y = b
+print(xs, y, b[0], b == ([1, 2], 3), Batch([1]))
+class P(typing.NamedTuple):
+    a: int
+print(P(1), P.__doc__, P.__name__)
+def local():
+    class L(NamedTuple):
+        z: int
+    return L
+print(local().__qualname__, type(local()(1)).__qualname__)
+try:
+    class A(NamedTuple):
+        x: int = 1
+        y: int
+except TypeError as e:
+    print(e)
+try:
+    class A(NamedTuple):
+        _x: int
+except ValueError as e:
+    print(e)
+try:
+    class A(NamedTuple, object):
+        x: int
+except TypeError as e:
+    print(e)
+try:
+    Batch()
+except TypeError as e:
+    print(e)
+try:
+    Batch(1, 2, 3)
+except TypeError as e:
+    print(e)
+""",
+    "collections_classes_are_types": """
+import collections
+from collections import Counter, OrderedDict, defaultdict, deque, namedtuple
+q = deque([1, 2], maxlen=3)
+print(isinstance(q, deque), isinstance(q, collections.deque), isinstance([], deque))
+print(isinstance(q, (list, deque)), type(q) is deque, type(q), type(q).__name__, deque)
+d = OrderedDict(a=1)
+print(isinstance(d, OrderedDict), isinstance(d, dict), isinstance({}, OrderedDict))
+print(issubclass(OrderedDict, dict), issubclass(Counter, dict), issubclass(deque, list))
+print(isinstance(defaultdict(int), defaultdict), isinstance(Counter("ab"), Counter))
+print(type(Counter("ab")) is Counter, OrderedDict, Counter, defaultdict)
+P = namedtuple("P", "x y")
+print(type(P(1, 2)) is P, type(P(1, 2)), P.__doc__)
 """,
 }
 
