@@ -548,12 +548,13 @@ def mm(a, b, c=None, alpha=1.0, beta=1.0, by_rows=False):
     a_first, shape, p, thread, c_args, ints, parts, raw = plan
     a_ptr = _read(id(a) + _AT)  # (c_void_p's: passed to gemm as they are)
     b_ptr = _read(id(b) + _AT)
-    # (a view `x.T` of an array of its own: that array's place, read here)
+    # (a view `x.T` of an array of its own: that array's place, read here; of one of
+    # _empty's buffers, as a product is: where PyTorch's storage would be, as _placed says)
     ra = a.base
     if ra is None:
         wrong = a_ptr.value & _MISPLACED
-    elif type(ra) is np.ndarray and ra.base is None and ra.dtype is not _STORE:
-        wrong = _read(id(ra) + _AT).value & _MISPLACED
+    elif type(ra) is np.ndarray and ra.base is None:
+        wrong = ra.dtype is not _STORE and _read(id(ra) + _AT).value & _MISPLACED
     else:
         wrong = not _placed(a, a_ptr.value)
     rb = b.base
@@ -561,8 +562,8 @@ def mm(a, b, c=None, alpha=1.0, beta=1.0, by_rows=False):
         pass
     elif rb is None:
         wrong = b_ptr.value & _MISPLACED
-    elif type(rb) is np.ndarray and rb.base is None and rb.dtype is not _STORE:
-        wrong = _read(id(rb) + _AT).value & _MISPLACED
+    elif type(rb) is np.ndarray and rb.base is None:
+        wrong = rb.dtype is not _STORE and _read(id(rb) + _AT).value & _MISPLACED
     else:
         wrong = not _placed(b, b_ptr.value)
     if wrong:

@@ -12,7 +12,7 @@ import numpy as np
 from ..engine.saved import shown_int
 from ..core import dtypes
 from ..engine.function import FUNCTIONS, Function
-from ..engine.vjp_arrays import DENSE_LIMIT, seen
+from ..engine.vjp_arrays import DENSE_LIMIT, seen, spread
 from ..engine.forward import reduction
 from ..core.convert import tensor_arg
 from ..runtime.errors import GradRuntimeError
@@ -124,7 +124,7 @@ class Sum(_Reduce):
             # the whole sum's gradient: PyTorch's expand, a view whose values all share one
             # element (kernels that choose by layout, batch_norm's backward, see it as torch
             # does), never a dense copy
-            return (np.broadcast_to(g, self.shape),)
+            return (spread(g, self.shape),)
         g = expand_back(g, F, self.shape, self.axes, self.keepdim, self.dims)
         if F.tensor_mode and g.data.shape == tuple(self.shape):
             g = FUNCTIONS["expand"](g, *self.shape)  # (PyTorch's sum_backward always expands)
