@@ -625,10 +625,13 @@ def _taken(pairs, values, dtype):
     wanted = _TAKE[0]
     if wanted is None or len(pairs) != len(wanted):
         return False
-    leaves = tuple(p for p, _ in pairs)
-    if not all(id(p) in wanted for p in leaves):  # (each leaf once: the tree's)
-        return False
-    _TAKE[1] = (leaves, values, dtype, dict(zip(map(id, leaves), values)))
+    by_id = {}
+    for (p, _), v in zip(pairs, values):  # (each leaf once: the tree's)
+        i = id(p)
+        if i not in wanted:
+            return False
+        by_id[i] = v
+    _TAKE[1] = (tuple([p for p, _ in pairs]), values, dtype, by_id)
     return True
 
 
