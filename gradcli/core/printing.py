@@ -53,6 +53,7 @@ The rules, in the order they are applied:
 
 from __future__ import annotations
 
+import enum as _enum
 import functools
 import math
 import types
@@ -359,6 +360,8 @@ def show(value) -> str:
         return repr(value)
     if CLASS_NAMES and id(value) in CLASS_NAMES:  # int, list, torch.Tensor ...
         return f"<class '{CLASS_NAMES[id(value)][1]}'>"
+    if isinstance(value, _enum.EnumMeta):
+        return repr(value)  # a program's enum class: <enum 'Phase'>
     if isinstance(value, type) and value.__dict__.get("__module__") == "__main__":
         return f"<class '__main__.{value.__qualname__}'>"  # a class of the program
     if (

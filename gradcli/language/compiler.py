@@ -27,6 +27,7 @@ from .calls import Calls
 from .comprehensions import Comprehensions
 from .control import Control
 from .definitions import Definitions
+from . import enums
 from ..runtime import context
 from .expressions import Expressions, name_loader, name_storer
 from .positions import located, pos
@@ -240,4 +241,6 @@ def _total_ordering():
 
 
 stdlib.add_module("dataclasses", _dataclasses)
+
+stdlib.add_module("enum", enums.make_module)  # (made at a program's first `import enum`)
 stdlib.add_members("functools", _total_ordering)

@@ -9,6 +9,7 @@ from ..runtime import context
 from .parser import Token, Tree
 from .classes import ANNOTATIONS, Super, changed, make_class
 from .named_tuples import is_named_tuple_base, named_tuple_class
+from .enums import enum_class, is_enum_base
 from .functions import CLASS_CELL, Scope, Signature, UserFunction, frames, given_defaults
 from .names import docstring
 from .positions import located, pos, syntax_error
@@ -289,6 +290,8 @@ class Definitions:
             try:
                 if any(is_named_tuple_base(b) for b in bases):  # class Batch(NamedTuple)
                     cls = named_tuple_class(name, bases, scope.vars, keywords, qualname)
+                elif any(is_enum_base(b) for b in bases):  # class Phase(enum.Enum)
+                    cls = enum_class(name, bases, scope.vars, keywords, qualname)
                 else:
                     cls = make_class(name, bases, scope.vars, keywords, qualname)
             except Exception as e:

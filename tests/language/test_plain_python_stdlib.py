@@ -3,7 +3,8 @@ func, args and keywords, its repr, a partial of a partial; a cached function's h
 misses, eviction and cache_info(); itertools.cycle, repeat, takewhile,
 dropwhile, filterfalse, compress and tee; `class B(typing.NamedTuple)` with defaults,
 methods and Python's errors; collections' classes (deque, OrderedDict, Counter,
-defaultdict) to isinstance, issubclass and type(). Each program runs in gradcli with the fast tier
+defaultdict) to isinstance, issubclass and type(); `class Phase(enum.Enum)` with auto(),
+aliases, methods, @unique and Python's errors. Each program runs in gradcli with the fast tier
 and without it, and in the CPython running the tests; the three must print the same. An
 endless cycle or repeat stops at the list-size limit, as itertools.count does."""
 
@@ -163,6 +164,60 @@ print(isinstance(defaultdict(int), defaultdict), isinstance(Counter("ab"), Count
 print(type(Counter("ab")) is Counter, OrderedDict, Counter, defaultdict)
 P = namedtuple("P", "x y")
 print(type(P(1, 2)) is P, type(P(1, 2)), P.__doc__)
+""",
+    "enum_classes": """
+import enum
+from enum import Enum, auto, unique
+class Phase(enum.Enum):
+    TRAIN = "train"
+    EVAL = "eval"
+    def short(self):
+        return self.value[0]
+class Color(Enum):
+    RED = auto()
+    GREEN = auto()
+    CRIMSON = 1
+print(Phase.TRAIN, repr(Phase.EVAL), Phase("eval"), Phase["TRAIN"], Phase.TRAIN.name)
+print(list(Phase), len(Phase), Phase.TRAIN in Phase, [p.value for p in Phase], Phase.EVAL.short())
+print(list(Color), Color.CRIMSON, Color(2), Color.RED is Color.CRIMSON, sorted(c.name for c in Color))
+print(type(Phase.TRAIN), type(Phase.TRAIN) is Phase, Phase, type(Phase.EVAL).__name__)
+print(isinstance(Phase.TRAIN, Phase), isinstance(Phase.TRAIN, Enum), isinstance("train", Phase))
+d = {Phase.TRAIN: 1, Phase.EVAL: 2}
+print(d[Phase.EVAL], f"{Phase.TRAIN}", str(Phase.EVAL), Phase.TRAIN == "train", {Phase.EVAL})
+for ph in Phase:
+    if ph is Phase.EVAL:
+        print("eval phase", ph.value.upper())
+class Base(Enum):
+    def describe(self):
+        return f"{self.name}={self.value}"
+class Mode(Base):
+    FAST = "f"
+    SLOW = "s"
+print(Mode.FAST.describe(), [m.describe() for m in Mode])
+@unique
+class U(Enum):
+    X = 1
+print(U.X)
+try:
+    Phase("test")
+except ValueError as e:
+    print(e)
+try:
+    Phase["X"]
+except KeyError as e:
+    print(repr(e))
+try:
+    class E2(Phase):
+        X = 1
+except TypeError as e:
+    print(e)
+try:
+    @enum.unique
+    class B(Enum):
+        X = 1
+        Y = 1
+except ValueError as e:
+    print(e)
 """,
 }
 
