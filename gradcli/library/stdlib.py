@@ -882,7 +882,7 @@ _MODULES = {
     "os": lambda: EmptyModule("os"),
     "sys": lambda: EmptyModule("sys"),
     "numpy": lambda: numpy_ns.make_module(),
-    "typing": lambda: typing_ns.make_module(StdModule),
+    "typing": lambda: typing_ns.make_module(StdModule, namedtuple_class),
 }
 
 

@@ -7,7 +7,7 @@ Python prints them, and callable where Python's are (`cast`, `TypeVar`, `NewType
 from __future__ import annotations
 
 from ..core.printing import show
-from ..runtime.errors import GradTypeError
+from ..runtime.errors import GradTypeError, GradValueError
 from .values import BuiltinFunction
 
 
@@ -29,6 +29,19 @@ class TypingForm:
 
     def __repr__(self):
         return f"typing.{self.name}"
+
+
+class CallableForm(TypingForm):
+    """A form that is also a function: `NamedTuple("P", [("x", int)])`."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, name, fn):
+        super().__init__(name)
+        self.fn = fn
+
+    def __call__(self, *args, **kwargs):
+        return self.fn(*args, **kwargs)
 
 
 def _arg(a):
@@ -81,8 +94,35 @@ def _new_type(name, tp):
     return BuiltinFunction(name, lambda x: x)
 
 
-def make_module(module_class):
+def _named_tuple(make_class):
+    """typing.NamedTuple's call: `NamedTuple("P", [("x", int), ("y", float)])` or
+    `NamedTuple("P", x=int)`, a class made as collections.namedtuple makes it."""
+
+    def named_tuple(typename, fields=None, /, **kwargs):
+        if fields is not None and kwargs:
+            raise GradTypeError(
+                "Either list of fields or keywords can be provided to NamedTuple, not both"
+            )
+        pairs = list(kwargs.items()) if fields is None else list(fields)
+        for p in pairs:  # (Python unpacks each pair: its words)
+            n = len(p) if isinstance(p, (tuple, list)) else None
+            if n is None:
+                raise GradTypeError(f"cannot unpack non-iterable {type(p).__name__} object")
+            if n != 2:
+                raise GradValueError(
+                    f"not enough values to unpack (expected 2, got {n})"
+                    if n < 2
+                    else "too many values to unpack (expected 2)"
+                )
+        return make_class(typename, [f for f, _ in pairs])
+
+    return named_tuple
+
+
+def make_module(module_class, namedtuple_class):
+    """The module; namedtuple_class(typename, fields) makes a named tuple's class."""
     members = {n: TypingForm(n) for n in FORMS}
+    members["NamedTuple"] = CallableForm("NamedTuple", _named_tuple(namedtuple_class))
     members.update(
         cast=BuiltinFunction("typing.cast", _cast),
         TypeVar=BuiltinFunction("typing.TypeVar", _type_var),

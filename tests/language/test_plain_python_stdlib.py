@@ -2,7 +2,7 @@
 func, args and keywords, its repr, a partial of a partial; a cached function's hits,
 misses, eviction and cache_info(); itertools.cycle, repeat, takewhile,
 dropwhile, filterfalse, compress and tee; `class B(typing.NamedTuple)` with defaults,
-methods and Python's errors; collections' classes (deque, OrderedDict, Counter,
+methods and Python's errors, and NamedTuple's call; collections' classes (deque, OrderedDict, Counter,
 defaultdict) to isinstance, issubclass and type(); `class Phase(enum.Enum)` with auto(),
 aliases, methods, @unique and Python's errors. Each program runs in gradcli with the fast tier
 and without it, and in the CPython running the tests; the three must print the same. An
@@ -121,6 +121,14 @@ print(xs, y, b[0], b == ([1, 2], 3), Batch([1]))
 class P(typing.NamedTuple):
     a: int
 print(P(1), P.__doc__, P.__name__)
+Q = NamedTuple("Q", [("x", int), ("y", float)])
+R = typing.NamedTuple("R", a=int)
+print(Q(1, 2.0), Q._fields, R(a=3), type(R(1)) is R)
+for bad in (lambda: NamedTuple("B", [("x", int)], y=int), lambda: NamedTuple("B", [("x",)])):
+    try:
+        bad()
+    except (TypeError, ValueError) as e:
+        print(type(e).__name__, e)
 def local():
     class L(NamedTuple):
         z: int
