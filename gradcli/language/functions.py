@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sys
 
-from ..runtime.errors import GradError, GradTypeError, did_you_mean
+from ..runtime.errors import GradAttributeError, GradError, GradTypeError, did_you_mean
 from ..runtime.limits import depth_exceeded
 from ..runtime import context
 from ..library.stdlib import bounded_values
@@ -217,6 +217,7 @@ class UserFunction:
         "fast",
         "fastn",
         "fastm",
+        "attrs",
         "__weakref__",
     )
 
@@ -257,6 +258,7 @@ class UserFunction:
         # the other numbers of arguments by position it takes (its trailing parameters'
         # defaults Python's own in `fast`: given_defaults)
         self.fastm = ()
+        self.attrs = None  # the attributes a program gives it (`f.calls = 0`), or None
 
     @property
     def params(self):
@@ -274,6 +276,8 @@ class UserFunction:
         """functools.wraps(other)(self): other's __name__, __qualname__, __doc__."""
         if type(other) is UserFunction:
             self.name, self.qualname, self.doc = other.name, other.qualname, other.doc
+            if other.attrs:  # (Python's update_wrapper updates the wrapper's __dict__)
+                self.attrs = {**(self.attrs or {}), **other.attrs}
 
     def __call__(self, *args, **kwargs):
         if (self.fastn == len(args) or len(args) in self.fastm) and not kwargs:
@@ -396,6 +400,22 @@ def release(scope):
         if sys.getrefcount(f) != 4:
             return
     scope.vars.clear()
+
+
+def own_attrs(f):
+    """The attributes the program gave a function (or the function of a bound method)."""
+    return getattr(f if type(f) is UserFunction else f.fn, "attrs", None) or {}
+
+
+def set_function_attr(f, name, value):
+    """`f.name = value` on a function: kept as Python's function keeps it in __dict__; a
+    bound method takes none (Python's words)."""
+    if type(f) is not UserFunction or (name.startswith("__") and name.endswith("__")):
+        what = "function" if type(f) is UserFunction else "method"
+        raise GradAttributeError(f"'{what}' object has no attribute '{name}'")
+    if f.attrs is None:
+        f.attrs = {}
+    f.attrs[name] = value
 
 
 class BoundUserMethod:

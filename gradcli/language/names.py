@@ -190,6 +190,17 @@ def type_of(x):
     return TypeName(_type_name(x))
 
 
+def type_shown(obj):
+    """The name of obj's type as Python's messages give it: the language's type(obj)
+    (`function`, `ValueError`, `generator`), not the Python class that carries it."""
+    if type(obj) is BoundUserMethod:  # (Python looks a method's attributes up on its function)
+        return "function"
+    try:
+        return name_attr(type_of(obj), "__name__")
+    except GradError:
+        return "NoneType" if obj is None else type_name(obj)
+
+
 def install_classes(builtins):
     """Mark the built-ins that stand for Python's types (`int`, `list`, `torch.Tensor`
     ...): type(x) gives them and they print as Python's classes do."""

@@ -44,7 +44,7 @@ from . import bitwise, datamodel, unbound
 from .datamodel import NO, plain_binary, tensor_binary
 from .bitwise import view_set_op
 from .percent import percent_format
-from .names import NAME_ATTRS, name_attr, type_of
+from .names import NAME_ATTRS, name_attr, type_of, type_shown
 from .containers import DICT_METHODS, LIST_MORE, SET_METHODS, STR_MORE, TUPLE_METHODS
 from .containers import (
     COUNTER_METHODS,
@@ -58,6 +58,7 @@ from .exceptions import LanguageException
 from .items import get_item
 from .instance_vars import instance_vars, refused as vars_refused, set_vars
 from .functions import BREAK, CONTINUE, BoundUserMethod, Return, Scope, UserFunction, call_depth  # noqa: F401
+from .functions import own_attrs, set_function_attr
 from ..engine import versions
 from ..engine.number_nodes import F32, F64, number_node, pair_node
 from ..numerics.floats.singles import EXACT_INT
@@ -695,6 +696,8 @@ def get_attr(obj, name):  # noqa: C901 (one dispatch over the kinds of object)
             return BoundMethod(obj, name, methods[name])
     if isinstance(obj, Size) and name == "numel":
         return BoundMethod(obj, name, lambda s: math.prod(s))
+    if (t is UserFunction or t is BoundUserMethod) and name in own_attrs(obj):  # `f.calls`
+        return own_attrs(obj)[name]
     m = unbound.method(obj, name, _TYPE_METHODS)  # str.lower, list.append ...
     if m is not None:
         return m
@@ -703,7 +706,7 @@ def get_attr(obj, name):  # noqa: C901 (one dispatch over the kinds of object)
             f"type object '{name_attr(obj, '__name__')}' has no attribute '{name}'"
         )
     raise GradAttributeError(
-        f"'{_type_shown(obj)}' object has no attribute '{name}'",
+        f"'{type_shown(obj)}' object has no attribute '{name}'",
         hint=_LEFT_OUT.get((type(obj), name)),
     )
 
@@ -711,17 +714,6 @@ def get_attr(obj, name):  # noqa: C901 (one dispatch over the kinds of object)
 _LEFT_OUT = {  # methods of Python's that stay out, and why
     (str, "encode"): "gradcli has no bytes: a program's text is str (it reads no files)",
 }
-
-
-def _type_shown(obj):
-    """The name of obj's type as Python's messages give it: the language's type(obj)
-    (`function`, `ValueError`, `generator`), not the Python class that carries it."""
-    if type(obj) is BoundUserMethod:  # (Python looks a method's attributes up on its function)
-        return "function"
-    try:
-        return name_attr(type_of(obj), "__name__")
-    except GradError:
-        return _pyname(obj)
 
 
 _C_NAMES = {
@@ -762,6 +754,8 @@ def set_attr(obj, name, value):
             return set_instance_attr(obj, name, value)  # rule 3 of classes.py
         if t is LanguageObject:  # (`object()`: no variables, in Python's words)
             raise GradAttributeError(f"'object' object has no attribute '{name}'")
+        if t is UserFunction or t is BoundUserMethod:  # `f.calls = 0`
+            return set_function_attr(obj, name, value)
         raise GradAttributeError(f"cannot set attribute '{name}' of a {_tname(obj)}")
     if name == "requires_grad":
         if value is not True and value is not False:

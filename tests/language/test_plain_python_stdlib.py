@@ -4,7 +4,8 @@ misses, eviction and cache_info(); itertools.cycle, repeat, takewhile,
 dropwhile, filterfalse, compress and tee; `class B(typing.NamedTuple)` with defaults,
 methods and Python's errors, and NamedTuple's call; collections' classes (deque, OrderedDict, Counter,
 defaultdict) to isinstance, issubclass and type(); `class Phase(enum.Enum)` with auto(),
-aliases, methods, @unique and Python's errors. Each program runs in gradcli with the fast tier
+aliases, methods, @unique and Python's errors; a function's own attributes (`f.calls = 0`),
+kept through functools.wraps. Each program runs in gradcli with the fast tier
 and without it, and in the CPython running the tests; the three must print the same. An
 endless cycle or repeat stops at the list-size limit, as itertools.count does."""
 
@@ -226,6 +227,48 @@ try:
         Y = 1
 except ValueError as e:
     print(e)
+""",
+    "function_attributes": """
+import functools
+def f():
+    return 1
+f.calls = 0
+f.calls += 1
+f.tag = "x"
+print(f.calls, f.tag, f())
+def counted(fn):
+    @functools.wraps(fn)
+    def inner(*a):
+        inner.calls += 1
+        return fn(*a)
+    inner.calls = 0
+    return inner
+@counted
+def g(x):
+    return x * 2
+_ = g(1) + g(2)
+print(g.calls, g.__name__)
+def marked(fn):
+    fn.marked = True
+    return fn
+@counted
+@marked
+def h():
+    return 0
+print(h.marked, h.calls)
+class A:
+    def m(self):
+        return 1
+A.m.note = 5
+print(A().m.note)
+for bad in ("A().m.other = 1", "print(f.nope)"):
+    try:
+        if bad.startswith("A"):
+            A().m.other = 1
+        else:
+            print(f.nope)
+    except AttributeError as e:
+        print(e)
 """,
 }
 
