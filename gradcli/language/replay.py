@@ -360,8 +360,9 @@ class Run:
             p = self.plan
             self.vals = [None] * len(p.ops) + list(p.consts) + [None] * len(p.frees)
             self.kernels = [_UNSET] * len(p.ops)  # (decided on a warm set's first use)
-            # per assignment: _program's, once decided (none where the data is swapped)
-            self.fast = [() if it[0] == ASSIGN and it[9] is not None else None for it in p.items]
+            # per assignment: _program's, once decided (none where an op takes this
+            # iteration's index tensors as its parameters: `_alive`'s keys)
+            self.fast = [() if it[0] == ASSIGN and _keyed(it[9]) else None for it in p.items]
             self.fixed = None
             self.sets = [None, None]
         return None
@@ -487,6 +488,8 @@ class Run:
                     if warm:
                         f = fast[at_item]
                         if f:  # its first ops' kernels, in one call
+                            if live is not None and live[1]:  # (its saved sources: now's)
+                                f = _fixed(f, live[1], steps)
                             engine.run_kernels(shadows, vals, f[0])
                             steps = f[1]
                     for j, args, params, mask, srcs, done, like, idx in steps:
@@ -686,6 +689,30 @@ def _alive(live, steps, vals, s):
         srcs[p] = now[w]
         steps[x] = st[:4] + (tuple(srcs),) + st[5:]
     return steps
+
+
+def _keyed(live):
+    """Whether an assignment's ops take index tensors of this iteration as parameters
+    (`_alive`'s keys): its kernels, decided on one iteration's, are not made a program."""
+    return live is not None and bool(live[2])
+
+
+def _fixed(f, fixes, steps):
+    """An assignment's kernel program (`_program`'s (program, rest)) whose steps save a
+    loop target's tensor of this iteration (`fixes`, as `_alive` gives them): its entries
+    with their saved values' sources from `steps`, which `_alive` made of them.  (The
+    tensors' kinds are the noted ones: their checks, replay_plan._swapped, are of dtype,
+    shape and strides, on which the kernels were decided.)"""
+    prog, rest = f
+    n = len(prog)
+    if not any(x < n for x, _, _ in fixes):
+        return prog, steps[n:]
+    entries = list(prog)
+    for x, _, _ in fixes:
+        if x < n:
+            e = entries[x]
+            entries[x] = e[:7] + (steps[x][4],) + e[8:]
+    return entries, steps[n:]
 
 
 def _other(run, plan, item):

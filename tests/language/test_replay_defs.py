@@ -542,6 +542,45 @@ IN_LOOP = {
 }
 
 
+#: a call given another tensor each iteration, whose op saves it: after the loop the last
+#: one is changed in place, and the backward through the last call's graph must see it
+#: (the saved value's source is this iteration's tensor, not the noted one's)
+PROGRAMS["saved_argument_changed"] = """torch.manual_seed(0)
+w = torch.randn(5, requires_grad=True)
+batches = [torch.randn(4, 5) for _ in range(12)]
+def step(x):
+    return (w * x).sum()
+for xb in batches:
+    loss = step(xb)
+print(loss)
+batches[-1].mul_(2)
+try:
+    loss.backward()
+except RuntimeError as e:
+    print("error:", e)
+print(w.grad)
+"""
+
+#: the tutorial's step in a function given its data (its first statement's ops element-wise)
+PROGRAMS["tutorial_step"] = """x = torch.linspace(-3, 3, 200)
+y = torch.sin(x)
+torch.manual_seed(0)
+a, b, c = (torch.randn((), requires_grad=True) for _ in range(3))
+def step(x, y):
+    y_pred = a + b * x + c * x**2
+    loss = (y_pred - y).pow(2).sum()
+    loss.backward()
+    with torch.no_grad():
+        for p in (a, b, c):
+            p -= 1e-4 * p.grad
+            p.grad = None
+    return loss.item()
+for t in range(40):
+    l = step(x, y)
+print(l, a, b, c)
+"""
+
+
 @pytest.mark.parametrize("name", list(PROGRAMS))
 def test_replayed_calls_print_what_compiled_calls_print(name):
     on, off = replay_both(PROGRAMS[name])
@@ -674,3 +713,21 @@ def test_a_replayed_call_holds_no_more_memory(body):
             tracemalloc.stop()
     off, on = peaks[2:]
     assert on <= off + 1_000_000, peaks  # (an array is 8 MB)
+
+
+def test_the_ops_on_a_calls_arguments_run_as_kernels(monkeypatch):
+    """A call's statements that read its arguments (tensors that may be other ones at the
+    next call, checked by kind) run their ops' kernels as one program, as the same
+    statements in the loop do, not each op's whole forward."""
+    from gradcli.engine import replay as engine_replay
+
+    count = [0]
+    real = engine_replay.run_kernels
+
+    def counted(shadows, vals, program):
+        count[0] += 1
+        return real(shadows, vals, program)
+
+    monkeypatch.setattr(engine_replay, "run_kernels", counted)
+    run_inprocess(PROGRAMS["tutorial_step"])
+    assert count[0] >= 20
