@@ -80,6 +80,22 @@ class Mm(Function):
         self.save(a, b)
         return torch_mm(a, b)
 
+    def replay_kernel(self, a, b):
+        """On two 2-D float32 or float64 arrays of one dtype the forward is torch_mm
+        alone, saving both operands (a matrix product first in a statement, `X @ W1`, no
+        longer ends a replayed statement's program of kernels before it starts)."""
+        if (
+            type(self).forward is not Mm.forward
+            or type(a) is not np.ndarray
+            or type(b) is not np.ndarray
+            or a.ndim != 2
+            or b.ndim != 2
+            or a.dtype is not b.dtype
+            or a.dtype.char not in "fd"
+        ):
+            return None
+        return (torch_mm, 2, True, None)
+
     def backward(self, g, F, a, b):
         n = self.needs
         return mm_grads(g, a, b, n[0], n[1], F)

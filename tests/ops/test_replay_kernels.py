@@ -70,12 +70,22 @@ def _clamp_args(rng):
     yield (np.arange(4), -1, 2)
 
 
+def _mm_args(rng):
+    for dt, (m, k, n) in itertools.product((F32, F64), ((2, 3, 4), (16, 10, 32), (1, 5, 1))):
+        a, b = _bits(rng, (m, k), dt), _bits(rng, (k, n), dt)
+        yield (a, b)
+        yield (np.ascontiguousarray(a.T).T, b[:, ::-1])  # (views: the forward's own copies)
+    # kinds no kernel takes: integers
+    yield (np.arange(6).reshape(2, 3), np.arange(6).reshape(3, 2))
+
+
 def _args_for(cls, rng):
     """Arguments for an op class whose forward has a kernel: Add's, Sub's, Mul's (and a
-    subclass's that keeps their forward, MulScalar's), PowScalar's and Clamp's; None for
-    others."""
+    subclass's that keeps their forward, MulScalar's), PowScalar's, Clamp's and Mm's;
+    None for others."""
     from gradcli.ops.clamp_where import Clamp
     from gradcli.ops.elementwise import _Arith
+    from gradcli.ops.linalg import Mm
     from gradcli.ops.power import PowScalar
 
     if issubclass(cls, _Arith) and cls.forward is _Arith.forward and cls.ufunc is not None:
@@ -84,6 +94,8 @@ def _args_for(cls, rng):
         return list(_pow_args(rng))
     if cls is Clamp:
         return list(_clamp_args(rng))
+    if cls is Mm:
+        return list(_mm_args(rng))
     return None
 
 
