@@ -207,9 +207,34 @@ def make_class(name, bases, ns, keywords, qualname=None):
     if any(isinstance(b, type) and issubclass(b, GradError) for b in bases):
         ns.setdefault("type_name", name)  # a user exception shows its class name
     try:
-        return type(name, bases, ns)
+        cls = type(name, bases, ns)
     except TypeError as e:
         raise GradTypeError(f"class {name}: {e}") from None
+    if any(c.__dict__.get(ABSTRACT_BASE) for c in cls.__mro__):
+        cls.__abstractmethods__ = _abstract_methods(cls, ns, bases)
+    return cls
+
+
+ABSTRACT_BASE = "__gradcli_abc__"  # on abc.ABC: its subclasses' abstract methods are counted
+
+
+def is_abstract(v):
+    """Is v a function (or a static or class method of one) that @abstractmethod marked?"""
+    v = v.__func__ if isinstance(v, (staticmethod, classmethod)) else v
+    return type(v) is UserFunction and bool(v.attrs) and v.attrs.get("__isabstractmethod__", False)
+
+
+def _abstract_methods(cls, ns, bases):
+    """Python's ABCMeta rule: the class's own abstract methods, and its bases' that it does
+    not override with a function that is not abstract.  A class with any cannot be made
+    (object.__new__ refuses it in Python's words)."""
+    names = {k for k, v in ns.items() if is_abstract(v)}
+    for b in bases:
+        for k in getattr(b, "__abstractmethods__", ()):
+            v = next((c.__dict__[k] for c in cls.__mro__ if k in c.__dict__), None)
+            if is_abstract(v):
+                names.add(k)
+    return frozenset(names)
 
 
 def _bind(v, obj, cls):

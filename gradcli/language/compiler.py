@@ -27,7 +27,7 @@ from .calls import Calls
 from .comprehensions import Comprehensions
 from .control import Control
 from .definitions import Definitions
-from . import enums
+from . import abstract, enums, generator_contexts
 from ..runtime import context
 from .expressions import Expressions, name_loader, name_storer
 from .positions import located, pos
@@ -243,4 +243,6 @@ def _total_ordering():
 stdlib.add_module("dataclasses", _dataclasses)
 
 stdlib.add_module("enum", enums.make_module)  # (made at a program's first `import enum`)
+stdlib.add_module("abc", abstract.make_module)
+stdlib.add_members("contextlib", generator_contexts.members)
 stdlib.add_members("functools", _total_ordering)

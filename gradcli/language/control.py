@@ -570,12 +570,14 @@ def _with(c, bind, b, line, col):
             _context_checked(m)
         except GradError as e:
             raise e.at(line, col)
-        if bind:
-            bind(s, m)
         if type(m) is GradModeContext:
+            if bind:
+                bind(s, m)
             return m.run(b, s)
         try:
-            with m:
+            with m as entered:  # (`as` binds what __enter__ gives, as in Python)
+                if bind:
+                    bind(s, entered)
                 return b(s)
         except GradError as e:  # an error of the context's own (its __enter__)
             raise e.at(line, col)
@@ -589,9 +591,9 @@ def _gen_with(c, bind, b, line, col):
             m = _context_checked(c(s))
         except GradError as e:
             raise e.at(line, col)
-        if bind:
-            bind(s, m)
-        with m:
+        with m as entered:
+            if bind:
+                bind(s, entered)
             return (yield from b(s))
 
     return run

@@ -21,8 +21,9 @@ closure compiler runs for them, with its evaluation order and its errors' places
   object of the program entered by its `__enter__` (x is what it returns) and left by
   its `__exit__` with the body's error as the closure compiler's `except` would see it
   (a true answer suppresses it), as datamodel.run_with does; `no_grad` and the library's
-  contexts checked, x bound to the context itself, then entered; their errors, and
-  those of the protocol, placed at the context's expression.
+  contexts checked, then entered, x bound to what `__enter__` gives (to `no_grad`'s
+  context itself); their errors, and those of the protocol, placed at the context's
+  expression.
 - `f(a, *b, k=v, **d)`, `o.m(*b)`: the positional arguments into a list (`*b` spread in
   place), then the keywords in order, each checked before its value is computed, `**d`
   added with its checks, as calls.py's `_arguments` computes them; what the spreading
@@ -40,7 +41,7 @@ from ..core.tensor import Tensor
 from ..core.convert import type_name
 from ..runtime.errors import GradError, GradTypeError
 from . import runtime as rt
-from ..library.values import program_object, truth
+from ..library.values import GradModeContext, program_object, truth
 from .control import _context_checked
 from .datamodel import with_protocol
 from .exceptions import public_type
@@ -141,13 +142,14 @@ def method_keywords(attr, line, col, kwpos, in_function):
 
 class WithContext:
     """What generated code enters for `with m` (Python's own `with`), running m as
-    control._with runs it (see the module's docstring); `early`: x is m itself, bound
-    before m is entered."""
+    control._with runs it (see the module's docstring); `early`: a library context,
+    left by its own __exit__."""
 
-    __slots__ = ("m", "line", "col", "early")
+    __slots__ = ("m", "line", "col", "early", "first")
 
     def __init__(self, m, line, col):
         self.m, self.line, self.col = m, line, col
+        self.first = type(m) is GradModeContext  # (x bound to no_grad's context, first)
         try:
             if program_object(m):
                 self.early = False
@@ -164,7 +166,7 @@ class WithContext:
             v = m.__enter__()
         except GradError as e:
             raise e.at(self.line, self.col)
-        return m if self.early else v
+        return m if self.first else v
 
     def __exit__(self, t, e, tb):
         m = self.m
@@ -280,7 +282,7 @@ class FastForms:
                     _h("WithContext"), self.expr(ctx), ast.Constant(line), ast.Constant(col)
                 ),
             )
-            early = ast.Attribute(value=_name(w), attr="early", ctx=ast.Load())
+            early = ast.Attribute(value=_name(w), attr="first", ctx=ast.Load())
             before, inside = [], []
             if alias is not None:
                 before = [

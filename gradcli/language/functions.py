@@ -476,8 +476,17 @@ class Generator:
     def __next__(self):
         return self.send(None)
 
-    def send(self, value):
-        """Resume the body with `value` as the value of the `yield` it stopped at."""
+    def throw(self, err):
+        """Raise err at the `yield` the body stopped at (contextlib.contextmanager's exit):
+        the body's `except` and `finally` see it; what the body raises or returns next is
+        the result, as Python's generator.throw."""
+        if self.gen is None or self.done:
+            raise err
+        return self.send(None, err)
+
+    def send(self, value, thrown=None):
+        """Resume the body with `value` as the value of the `yield` it stopped at (or with
+        `thrown` raised there)."""
         if self.done:
             raise StopIteration
         if value is not None and self.gen is None:
@@ -504,6 +513,8 @@ class Generator:
         if mode is not None:
             mode, run.grad_enabled = run.grad_enabled, mode
         try:
+            if thrown is not None:
+                return self.gen.throw(thrown)
             return next(self.gen) if value is None else self.gen.send(value)
         except StopIteration as stop:
             self.done, self.gen = True, None

@@ -5,7 +5,8 @@ dropwhile, filterfalse, compress and tee; `class B(typing.NamedTuple)` with defa
 methods and Python's errors, and NamedTuple's call; collections' classes (deque, OrderedDict, Counter,
 defaultdict) to isinstance, issubclass and type(); `class Phase(enum.Enum)` with auto(),
 aliases, methods, @unique and Python's errors; a function's own attributes (`f.calls = 0`),
-kept through functools.wraps. Each program runs in gradcli with the fast tier
+kept through functools.wraps; abc's abstract classes; contextlib.contextmanager, its
+errors raised at the yield, and `with ... as` binding what __enter__ gives. Each program runs in gradcli with the fast tier
 and without it, and in the CPython running the tests; the three must print the same. An
 endless cycle or repeat stops at the list-size limit, as itertools.count does."""
 
@@ -269,6 +270,102 @@ for bad in ("A().m.other = 1", "print(f.nope)"):
             print(f.nope)
     except AttributeError as e:
         print(e)
+""",
+    "abc_abstract_classes": """
+import abc
+from abc import ABC, abstractmethod
+
+class Base(ABC):
+    @abstractmethod
+    def forward(self, x):
+        pass
+
+    @abstractmethod
+    def loss(self, x):
+        pass
+
+    @staticmethod
+    @abstractmethod
+    def make():
+        pass
+
+    def run(self, x):
+        return self.loss(self.forward(x))
+
+class Half(Base):
+    def forward(self, x):
+        return x * 2
+
+class Full(Half):
+    def loss(self, x):
+        return x + 1
+
+    @staticmethod
+    def make():
+        return Full()
+
+for c in (Base, Half, Full):
+    try:
+        print(c.__name__, c().run(3))
+    except TypeError as e:
+        print(e)
+print(isinstance(Full(), Base), isinstance(Full(), ABC), issubclass(Full, abc.ABC), Full.make().run(1))
+class Plain(ABC):
+    def f(self):
+        return 1
+print(Plain().f())
+""",
+    "contextmanager_generators": """
+import contextlib
+from contextlib import contextmanager
+
+@contextmanager
+def tag(name):
+    print("enter", name)
+    try:
+        yield name.upper()
+    except ValueError as e:
+        print("handled", e)
+    finally:
+        print("exit", name)
+
+with tag("a") as t:
+    print("body", t)
+with tag("b"):
+    raise ValueError("bad")
+print("after b")
+try:
+    with tag("c"):
+        raise KeyError("k")
+except KeyError as e:
+    print("outer", repr(e))
+
+@contextlib.contextmanager
+def noyield():
+    if False:
+        yield
+
+try:
+    with noyield():
+        pass
+except RuntimeError as e:
+    print(e)
+
+@contextmanager
+def twice():
+    yield 1
+    yield 2
+try:
+    with twice() as v:
+        print(v)
+except RuntimeError as e:
+    print(e)
+with contextlib.nullcontext(5) as v:
+    print(v)
+def gen_use():
+    with tag("g") as t:
+        yield t
+print(list(gen_use()))
 """,
 }
 
