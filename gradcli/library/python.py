@@ -305,7 +305,7 @@ def _python_extreme(args, kwargs):
         x = args[0]
         if type(x) not in (list, tuple, str, range):
             return False
-        return not x or (bool(kwargs) and not (type(x) is list and _tensors(x)))
+        return not x or bool(kwargs)  # (a list of tensors with key=: Python's too)
     plain = _PLAIN + (list,) if kwargs else _PLAIN  # (lists alone: tensors, element-wise)
     return all(type(a) in plain for a in args)
 
