@@ -143,20 +143,25 @@ def default_collate(batch):
         return FUNCTIONS["stack"](list(batch), 0)
     if isinstance(elem, dict):  # a dict per sample: a dict of batches
         return {k: default_collate([d[k] for d in batch]) for k in elem}
-    if isinstance(elem, bool) or not isinstance(elem, (int, float, tuple, list, str)):
+    if not isinstance(elem, (int, float, tuple, list, str)):
         raise GradTypeError(
             "default_collate: batch must contain tensors, numbers, dicts or "
             f"lists; found {type_name(elem)}"
         )
+    if isinstance(elem, bool):
+        return Tensor(np.array(batch, dtype=np.bool_))
     if isinstance(elem, float):
         return Tensor(np.array(batch, dtype=np.float64))
     if isinstance(elem, int):
         return Tensor(np.array(batch, dtype=np.int64))
     if isinstance(elem, str):
-        return list(batch)
+        return batch  # (as it comes: a list of samples' strings, a tuple of a sample's field)
     if any(len(b) != len(elem) for b in batch):
         raise GradRuntimeError("each element in list of batch should be of equal size")
-    return [default_collate([b[i] for b in batch]) for i in range(len(elem))]
+    fields = [default_collate(samples) for samples in zip(*batch)]  # (each field a tuple)
+    if isinstance(elem, tuple) and "_fields" in getattr(type(elem), "language_class_attrs", ()):
+        return type(elem)(*fields)  # a namedtuple's batch is one of its kind, as PyTorch's
+    return fields
 
 
 def _length(dataset):
