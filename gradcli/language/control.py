@@ -572,7 +572,7 @@ def _with(c, bind, b, line, col):
             raise e.at(line, col)
         if type(m) is GradModeContext:
             if bind:
-                bind(s, m)
+                bind(s, None)  # (what its __enter__ gives, as PyTorch's no_grad)
             return m.run(b, s)
         try:
             with m as entered:  # (`as` binds what __enter__ gives, as in Python)

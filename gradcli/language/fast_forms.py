@@ -21,8 +21,8 @@ closure compiler runs for them, with its evaluation order and its errors' places
   object of the program entered by its `__enter__` (x is what it returns) and left by
   its `__exit__` with the body's error as the closure compiler's `except` would see it
   (a true answer suppresses it), as datamodel.run_with does; `no_grad` and the library's
-  contexts checked, then entered, x bound to what `__enter__` gives (to `no_grad`'s
-  context itself); their errors, and those of the protocol, placed at the context's
+  contexts checked, then entered, x bound to what `__enter__` gives (None for
+  `no_grad`'s, as PyTorch's); their errors, and those of the protocol, placed at the context's
   expression.
 - `f(a, *b, k=v, **d)`, `o.m(*b)`: the positional arguments into a list (`*b` spread in
   place), then the keywords in order, each checked before its value is computed, `**d`
@@ -41,14 +41,14 @@ from ..core.tensor import Tensor
 from ..core.convert import type_name
 from ..runtime.errors import GradError, GradTypeError
 from . import runtime as rt
-from ..library.values import GradModeContext, program_object, truth
+from ..library.values import program_object, truth
 from .control import _context_checked
 from .datamodel import with_protocol
 from .exceptions import public_type
 from .fast_try import caught
 from .arity import BareName, MethodName
 from .classes import Super, direct_name, plain_class_attr
-from .fast_ast import Unsupported, _copy, _call, _h, _name, _pos, at
+from .fast_ast import Unsupported, _call, _h, _name, _pos, at
 from .fast_support import framed as in_frames
 from .functions import BoundUserMethod, UserFunction
 from .invoke import call, call_failed
@@ -145,11 +145,10 @@ class WithContext:
     control._with runs it (see the module's docstring); `early`: a library context,
     left by its own __exit__."""
 
-    __slots__ = ("m", "line", "col", "early", "first")
+    __slots__ = ("m", "line", "col", "early")
 
     def __init__(self, m, line, col):
         self.m, self.line, self.col = m, line, col
-        self.first = type(m) is GradModeContext  # (x bound to no_grad's context, first)
         try:
             if program_object(m):
                 self.early = False
@@ -166,7 +165,7 @@ class WithContext:
             v = m.__enter__()
         except GradError as e:
             raise e.at(self.line, self.col)
-        return m if self.first else v
+        return v
 
     def __exit__(self, t, e, tb):
         m = self.m
@@ -282,33 +281,14 @@ class FastForms:
                     _h("WithContext"), self.expr(ctx), ast.Constant(line), ast.Constant(col)
                 ),
             )
-            early = ast.Attribute(value=_name(w), attr="first", ctx=ast.Load())
-            before, inside = [], []
-            if alias is not None:
-                before = [
-                    ast.If(
-                        test=early,
-                        body=[
-                            ast.Assign(
-                                targets=[self.store_target(alias.value)],
-                                value=ast.Attribute(value=_name(w), attr="m", ctx=ast.Load()),
-                            )
-                        ],
-                        orelse=[],
-                    )
-                ]
-                inside = [
-                    ast.If(
-                        test=ast.UnaryOp(op=ast.Not(), operand=_copy(early)),
-                        body=[ast.Assign(targets=[self.store_target(alias.value)], value=_name(v))],
-                        orelse=[],
-                    )
-                ]
+            inside = []
+            if alias is not None:  # (x is what __enter__ gives: None for no_grad's)
+                inside = [ast.Assign(targets=[self.store_target(alias.value)], value=_name(v))]
             block = ast.With(
                 items=[ast.withitem(context_expr=_name(w), optional_vars=_name(v, ast.Store()))],
                 body=[*inside, *body],
             )
-            body = [at(s, line, col) for s in (self._line(line), made, *before, block)]
+            body = [at(s, line, col) for s in (self._line(line), made, block)]
         return body
 
     def place_escapes(self, node, line, col):

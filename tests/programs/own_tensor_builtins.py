@@ -1,4 +1,4 @@
-# Tensors among Python's built-ins: f-string conversions and format specs of tensors (and PyTorch's error for a spec on a 1-D tensor), a module's extra_repr, sorted/max/min/sum over a list of tensors with key= and default=, dict union, zip(strict=True), enumerate over a tensor's rows, list.sort with a key, a tensor's ambiguous truth, item/int/float/round (written for this test: code in the shape people bring, no adaptation).
+# Tensors among Python's built-ins: f-string conversions and format specs of tensors (and PyTorch's error for a spec on a 1-D tensor), a module's extra_repr, sorted/max/min/sum over a list of tensors with key= and default=, dict union, zip(strict=True), enumerate over a tensor's rows, list.sort with a key, a tensor's ambiguous truth, item/int/float/round, what `with torch.no_grad() as g` binds in a loop (written for this test: code in the shape people bring, no adaptation).
 import torch
 import torch.nn as nn
 t = torch.tensor([1.5, -2.25, 3.0])
@@ -42,3 +42,7 @@ except RuntimeError as e:
     print(e)
 print(torch.tensor([[1, 2], [3, 4]]).sum(dim=0).tolist(), t.numpy().tolist(), int(t[0]), float(t[1]))
 print(torch.tensor(2.5).item().__class__.__name__, torch.tensor(3).item() + 1, round(t[1].item()))
+for step in range(4):
+    with torch.no_grad() as g:
+        t.mul_(1.5)
+    print(step, g, t[0].item())
