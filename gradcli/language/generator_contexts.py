@@ -35,18 +35,38 @@ class GeneratorContext:
             raise GradRuntimeError("generator didn't stop")
         if not isinstance(err, GradError):
             return False  # (not an error of the program's: it goes on as it is)
+        placed, tb = _placement(err), err.__traceback__
         try:
             self.gen.throw(err)
         except StopIteration:
             return True  # the body handled it: the block ends without it
         except GradError as e:
-            if e is err:
+            if e is err:  # (passed through the body: placed in the block, as Python's)
+                _place(err, placed)
+                err.__traceback__ = tb  # (the fast tier places it by its traceback)
                 return False
             raise
         raise GradRuntimeError("generator didn't stop after throw()")
 
     def __repr__(self):
         return "<contextlib._GeneratorContextManager object>"
+
+
+_PLACES = ("line", "column", "origin", "calls", "pending_call")
+
+
+def _placement(err):
+    """Where err stands (its position and call chain), to put back once it has passed
+    through the generator's body unchanged."""
+    return {k: err.__dict__[k] for k in _PLACES if k in err.__dict__}
+
+
+def _place(err, placed):
+    for k in _PLACES:
+        if k in placed:
+            setattr(err, k, placed[k])
+        else:
+            err.__dict__.pop(k, None)  # (the class's default again)
 
 
 def contextmanager(fn):

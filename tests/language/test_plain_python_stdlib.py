@@ -390,3 +390,15 @@ def test_an_endless_iterator_listed_stops_at_the_list_size_limit(call):
     r = run_inprocess(f"import itertools\nlist({call})\n", ("eval", "-"))
     assert r.returncode != 0
     assert "LimitError" in r.stderr and "more than the limit of" in r.stderr
+
+
+@pytest.mark.parametrize("tier", ((), ("--no-fast-tier",)), ids=("fast", "closures"))
+def test_an_error_through_a_contextmanager_is_placed_in_the_block(tier):
+    source = (
+        "import contextlib\n@contextlib.contextmanager\ndef c():\n    yield 1\n"
+        "def f():\n    with c():\n        x = [][1]\nf()\n"
+    )
+    r = run_inprocess(source, ("eval", *tier, "-"))
+    assert r.returncode != 0
+    assert ":7:16: IndexError: list index out of range" in r.stderr
+    assert "yield" not in r.stderr
