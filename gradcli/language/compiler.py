@@ -240,9 +240,17 @@ def _total_ordering():
     return {"total_ordering": total_ordering(_methods_compiler)}
 
 
+def _logging():
+    """`import logging`: made at a program's first import of it in a run."""
+    from .pylogging import make_module
+
+    return make_module()
+
+
 stdlib.add_module("dataclasses", _dataclasses)
 
 stdlib.add_module("enum", enums.make_module)  # (made at a program's first `import enum`)
 stdlib.add_module("abc", abstract.make_module)
+stdlib.add_module("logging", _logging)
 stdlib.add_members("contextlib", generator_contexts.members)
 stdlib.add_members("functools", _total_ordering)

@@ -267,6 +267,7 @@ def reset_random():
         _Generator.g.seed(DEFAULT_RANDOM_SEED)
     numpy_ns.reset()
     _made.pop("numpy", None)
+    _made.pop("logging", None)  # (a run's loggers are its own)
 
 
 def _seed(a=None):

@@ -8,10 +8,12 @@ aliases, methods, @unique and Python's errors; a function's own attributes (`f.c
 kept through functools.wraps; abc's abstract classes; contextlib.contextmanager, its
 errors raised at the yield, and `with ... as` binding what __enter__ gives. Each program runs in gradcli with the fast tier
 and without it, and in the CPython running the tests; the three must print the same. An
-endless cycle or repeat stops at the list-size limit, as itertools.count does."""
+endless cycle or repeat stops at the list-size limit, as itertools.count does.  `logging`'s
+programs must also write the same on stderr (the time of `%(asctime)s` aside)."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -368,6 +370,97 @@ def gen_use():
 print(list(gen_use()))
 """,
 }
+
+
+LOGGING = {
+    "no_config": """
+import logging
+log = logging.getLogger(__name__)
+log.info("not shown %d", 1)
+log.debug("nor this")
+log.warning("bare %s", "message")
+print(log, logging.getLogger(), log.getEffectiveLevel(), log.isEnabledFor(logging.INFO))
+logging.warning("lr too high: %s", 0.5)
+logging.info("root at WARNING")
+log.warning("now through the root's handler %d", 3)
+log.setLevel(logging.DEBUG)
+log.debug("debug %.4f", 1.23456)
+print(logging.DEBUG, logging.INFO, logging.WARNING, logging.ERROR, logging.CRITICAL)
+print(logging.getLevelName(20), logging.getLevelName(25), logging.getLevelName("INFO"))
+log.error("err %(a)s", {"a": 1})
+log.critical("100%")
+log.log(35, "custom level")
+c = logging.getLogger("__main__.child")
+print(c, c.parent is log, c.name, logging.getLogger("__main__") is log)
+c.info("child info %r", [1, "a"])
+""",
+    "basic_config": """
+import logging
+logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+log = logging.getLogger(__name__)
+for epoch in range(2):
+    log.info("epoch %d loss %.4f", epoch, 0.123456)
+log.debug("not shown at INFO")
+logging.basicConfig(level=logging.DEBUG)
+log.debug("still not shown: the root has its handler")
+print(logging.getLogger().level, log.getEffectiveLevel())
+logging.basicConfig(level="DEBUG", format="%(name)s|%(levelno)d|%(message)s", force=True)
+log.debug("now shown %s", (1, 2))
+h = logging.StreamHandler()
+h.setFormatter(logging.Formatter("[%(levelname)-8s] %(name)s: %(message)s"))
+other = logging.getLogger("train")
+other.addHandler(h)
+other.propagate = False
+other.info("own handler %r", "x")
+for bad in ("LOUD", 1.5):
+    try:
+        log.setLevel(bad)
+    except (ValueError, TypeError) as e:
+        print(type(e).__name__, e)
+try:
+    logging.basicConfig(force=True, bogus=1)
+except ValueError as e:
+    print(e)
+print(log.isEnabledFor(10), logging.getLogger("train") is other, other.handlers[0] is h)
+logging.disable(logging.INFO)
+log.info("disabled")
+log.warning("shown %s", {"a": 1})
+def train(n):
+    for i in range(n):
+        logging.getLogger("trainer").warning("step %d of %d", i, n)
+train(2)
+""",
+}
+
+
+def _times_aside(text):
+    return re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}", "TIME", text)
+
+
+@pytest.mark.parametrize("tier", ((), ("--no-fast-tier",)), ids=("fast", "closures"))
+@pytest.mark.parametrize("name", sorted(LOGGING))
+def test_logging_writes_as_cpython(name, tier):
+    source = LOGGING[name]
+    r = run_inprocess(source, ("eval", *tier, "-"))
+    assert r.returncode == 0, r.stderr
+    py = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True, timeout=60)
+    assert r.stdout == py.stdout
+    assert _times_aside(r.stderr) == _times_aside(py.stderr)
+    assert "TIME INFO epoch 1" in _times_aside(r.stderr) or name != "basic_config"
+
+
+@pytest.mark.parametrize(
+    "source",
+    (
+        'import logging\ntry:\n    [][1]\nexcept IndexError:\n    logging.exception("x")\n',
+        'import logging\nlogging.basicConfig(filename="log.txt")\n',
+        'import logging\nlogging.basicConfig(format="%(funcName)s %(message)s")\n',
+    ),
+)
+def test_logging_refuses_what_it_cannot_do_as_cpython(source):
+    r = run_inprocess(source, ("eval", "-"))
+    assert r.returncode != 0
+    assert "NotImplementedError" in r.stderr or "reaches no files" in r.stderr
 
 
 def _cpython(source):
