@@ -10,6 +10,9 @@ its line (the time of `%(asctime)s` as it writes it); the message is made by the
 language's `%`.  Files and other streams are not reachable (basicConfig's `filename`,
 `StreamHandler(stream)`), `{`/`$` formats are not supported, and `exception()` (and
 `exc_info`/`stack_info`) is out: gradcli cannot print Python's traceback of the error.
+A message its arguments cannot be formatted into is the program's error (CPython's logging
+prints "--- Logging error ---" with its own traceback and goes on).  `warn` logs at
+WARNING after Python's DeprecationWarning.
 The loggers are a run's own: each run starts with an unconfigured root at WARNING."""
 
 from __future__ import annotations
@@ -264,6 +267,8 @@ class Logger:
         logger = self
         while logger is not None:
             for h in logger.handlers:
+                if not isinstance(h, StreamHandler):
+                    raise GradAttributeError(f"{show(h)} has no attribute 'level'")
                 found += 1
                 if fields["levelno"] >= h.level:
                     h.handle(fields)
@@ -282,6 +287,8 @@ class Logger:
             self.disabled = value
         elif name == "level":
             self.level = value
+        elif name == "handlers" and isinstance(value, list):
+            self.handlers = value
         else:
             raise GradAttributeError(f"cannot set attribute '{name}' of a Logger")
 
@@ -294,6 +301,18 @@ def _at(level):
         self.log_at(level, msg, args, **kwargs)
 
     return method
+
+
+def _deprecated_warn(what):
+    """Logger.warn and logging.warn: warning's, with Python's DeprecationWarning first."""
+    context.current.warn(
+        f"The 'warn' {what} is deprecated, use 'warning' instead", "DeprecationWarning"
+    )
+
+
+def _warn(self, msg, *args, **kwargs):
+    _deprecated_warn("method")
+    self.log_at(WARNING, msg, args, **kwargs)
 
 
 def _log(self, level, msg, *args, **kwargs):
@@ -314,6 +333,7 @@ Logger.language_methods = {
     "debug": _at(DEBUG),
     "info": _at(INFO),
     "warning": _at(WARNING),
+    "warn": _warn,
     "error": _at(ERROR),
     "critical": _at(CRITICAL),
     "fatal": _at(CRITICAL),
@@ -414,6 +434,12 @@ def make_module():
 
         return function
 
+    def warn(msg, *args, **kwargs):
+        _deprecated_warn("function")
+        if not root.handlers:
+            basic_config()
+        root.log_at(WARNING, msg, args, **kwargs)
+
     def log(level, msg, *args, **kwargs):
         if not root.handlers:
             basic_config()
@@ -438,6 +464,7 @@ def make_module():
             "debug": fn("debug", at(DEBUG)),
             "info": fn("info", at(INFO)),
             "warning": fn("warning", at(WARNING)),
+            "warn": fn("warn", warn),
             "error": fn("error", at(ERROR)),
             "critical": fn("critical", at(CRITICAL)),
             "fatal": fn("fatal", at(CRITICAL)),

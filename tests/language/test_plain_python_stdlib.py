@@ -394,6 +394,20 @@ c = logging.getLogger("__main__.child")
 print(c, c.parent is log, c.name, logging.getLogger("__main__") is log)
 c.info("child info %r", [1, "a"])
 """,
+    "warn_and_the_last_resort": """
+import logging
+log = logging.getLogger("a")
+print(type(log).__name__, logging.root is logging.getLogger(), logging.root)
+log.warn("old %d", 1)
+logging.warn("old too")
+log.handlers.clear()
+log.setLevel(logging.INFO)
+log.info("through the root's handler")
+print(logging.getLogger("a.b").getEffectiveLevel(), log.hasHandlers())
+logging.root.handlers = []
+log.info("no handler: the last resort shows WARNING and above")
+log.error("bare %s", "error")
+""",
     "basic_config": """
 import logging
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
@@ -434,6 +448,8 @@ train(2)
 
 
 def _times_aside(text):
+    """The text with its times as TIME (and a program's file named as CPython's -c names it)."""
+    text = text.replace("<stdin>:", "<string>:")
     return re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}", "TIME", text)
 
 
