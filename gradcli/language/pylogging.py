@@ -286,7 +286,7 @@ class Logger:
         elif name == "disabled":
             self.disabled = value
         elif name == "level":
-            self.level = value
+            self.level = _check_level(value)
         elif name == "handlers" and isinstance(value, list):
             self.handlers = value
         else:
