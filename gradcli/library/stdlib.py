@@ -906,18 +906,33 @@ def names():
 
 
 def add_module(name, make):
-    """Another part of the library offers a module to `import name` (made on first use)."""
+    """Another part of the library offers a module to `import name` (made on first use),
+    with the members added to it before it was offered (`add_members`)."""
+    for more in _PENDING.pop(name, ()):
+        make = _with_members(make, more)
     _MODULES[name] = make
 
 
 def add_members(name, make):
     """Another part of the library adds members (`make()`: name -> value) to the module
-    `import name` binds, made with it on first use (functools.total_ordering: language)."""
-    base = _MODULES[name]
+    `import name` binds, made with it on first use (functools.total_ordering: language),
+    whichever of the two modules is imported first (the REPL, the kernel and the command
+    line import them in different orders)."""
+    base = _MODULES.get(name)
+    if base is None:  # (offered later: add_module adds them)
+        _PENDING.setdefault(name, []).append(make)
+    else:
+        _MODULES[name] = _with_members(base, make)
 
+
+def _with_members(base, make):
     def made():
         m = base()
         m.members.update(make())
         return m
 
-    _MODULES[name] = made
+    return made
+
+
+#: members added to a module not offered yet, by its name (`add_members`)
+_PENDING: dict = {}
