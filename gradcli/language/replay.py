@@ -196,6 +196,7 @@ class Run:
         "steady",
         "kernels",
         "fast",
+        "lives",
         "counts",
         "bases",
         "why",
@@ -216,7 +217,7 @@ class Run:
         self.turn = 0
         self.vals = None
         self.kernels = None  # per op: its kernel (engine.kernel_of), None, or _UNSET
-        self.fast = None
+        self.fast, self.lives = None, {}  # (lives: `_alive`'s last, by an item's place)
         self.fixed = None  # the hoisted ops' values: (what they read, (op, value) ...)
         self.steady = False  # the last iteration was replayed, with a plan.steady plan
         self.bases = {}  # name -> the output its value views (replay_plan.Assign.base)
@@ -306,7 +307,7 @@ class Run:
         # variables' arrays in `vals`, the hoisted values, the scope (and so the plans
         # of other draws: `_drawn`)
         rest(plan, self.vals, self.sets)
-        self.fixed = None
+        self.fixed, self.lives = None, {}
         alts = self.alts
         if alts:
             for key, got in alts.items():
@@ -363,7 +364,7 @@ class Run:
             # per assignment: _program's, once decided (none where an op takes this
             # iteration's index tensors as its parameters: `_alive`'s keys)
             self.fast = [() if it[0] == ASSIGN and _keyed(it[9]) else None for it in p.items]
-            self.fixed = None
+            self.fixed, self.lives = None, {}
             self.sets = [None, None]
         return None
 
@@ -482,14 +483,14 @@ class Run:
                 for slot, t in frees:
                     vals[slot] = t.data
                 if live is not None:  # (a loop target's tensor of this iteration)
-                    steps = _alive(live, steps, vals, s)
+                    steps = _alive(live, steps, vals, s, self.lives, at_item)
                 state.line = line
                 try:
                     if warm:
                         f = fast[at_item]
                         if f:  # its first ops' kernels, in one call
                             if live is not None and live[1]:  # (its saved sources: now's)
-                                f = _fixed(f, live[1], steps)
+                                f = _fixed(f, live[1], steps, self.lives.get(at_item))
                             engine.run_kernels(shadows, vals, f[0])
                             steps = f[1]
                     for j, args, params, mask, srcs, done, like, idx in steps:
@@ -665,13 +666,16 @@ def reusable(sets, known=None):
     return True
 
 
-def _alive(live, steps, vals, s):
+def _alive(live, steps, vals, s, lives, at):
     """An assignment's steps in an iteration where loop targets hold new data tensors
     (replay_plan._swapped: ((slot, load) per such tensor, (step, position, which) per
     saved value that is one)): their arrays put in their slots, and the steps whose
     nodes save them made with this iteration's tensors as their sources (as compiled:
     their versions recorded, `_saved_self` giving them), and the keys of the ops that
-    take index tensors remade of this iteration's arrays (replay_plan._keys)."""
+    take index tensors remade of this iteration's arrays (replay_plan._keys).  The steps
+    made are kept in `lives` (Run.lives, by the item's place `at`): when the tensors are
+    the same ones as the last iteration's (a function called with the same data each
+    step), they are those steps again."""
     loads, fixes, keys = live
     now = [load(s) for _, load in loads]
     for (slot, _), t in zip(loads, now):
@@ -682,12 +686,16 @@ def _alive(live, steps, vals, s):
         d[name] = tuple(parts)
     if not fixes:
         return steps
+    last = lives.get(at)
+    if last is not None and all(t is u for t, u in zip(now, last[0])):
+        return last[1]
     steps = list(steps)
     for x, p, w in fixes:
         st = steps[x]
         srcs = list(st[4])
         srcs[p] = now[w]
         steps[x] = st[:4] + (tuple(srcs),) + st[5:]
+    lives[at] = [now, steps, None]
     return steps
 
 
@@ -697,22 +705,29 @@ def _keyed(live):
     return live is not None and bool(live[2])
 
 
-def _fixed(f, fixes, steps):
+def _fixed(f, fixes, steps, last):
     """An assignment's kernel program (`_program`'s (program, rest)) whose steps save a
     loop target's tensor of this iteration (`fixes`, as `_alive` gives them): its entries
     with their saved values' sources from `steps`, which `_alive` made of them.  (The
     tensors' kinds are the noted ones: their checks, replay_plan._swapped, are of dtype,
-    shape and strides, on which the kernels were decided.)"""
+    shape and strides, on which the kernels were decided.)  Kept beside `_alive`'s steps
+    (`last`, Run.lives' entry): the same steps, the same program."""
+    if last is not None and last[1] is steps and last[2] is not None and last[2][0] is f:
+        return last[2][1]
     prog, rest = f
     n = len(prog)
     if not any(x < n for x, _, _ in fixes):
-        return prog, steps[n:]
-    entries = list(prog)
-    for x, _, _ in fixes:
-        if x < n:
-            e = entries[x]
-            entries[x] = e[:7] + (steps[x][4],) + e[8:]
-    return entries, steps[n:]
+        got = prog, steps[n:]
+    else:
+        entries = list(prog)
+        for x, _, _ in fixes:
+            if x < n:
+                e = entries[x]
+                entries[x] = e[:7] + (steps[x][4],) + e[8:]
+        got = entries, steps[n:]
+    if last is not None and last[1] is steps:
+        last[2] = (f, got)
+    return got
 
 
 def _other(run, plan, item):

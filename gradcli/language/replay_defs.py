@@ -431,6 +431,7 @@ class _Held:
         next call, as compiled); the numbers the plan writes stay."""
         run = self.run
         run.fixed = None
+        run.lives = {}  # (the arguments' tensors `_alive` kept)
         plan = run.plan
         if plan is not None and run.vals is not None:
             n, c = len(plan.ops), len(plan.consts)

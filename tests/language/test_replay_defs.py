@@ -731,3 +731,22 @@ def test_the_ops_on_a_calls_arguments_run_as_kernels(monkeypatch):
     monkeypatch.setattr(engine_replay, "run_kernels", counted)
     run_inprocess(PROGRAMS["tutorial_step"])
     assert count[0] >= 20
+
+
+def test_a_calls_steps_are_made_again_only_for_other_tensors():
+    """replay._alive keeps the steps it made with a call's argument tensors: the same
+    tensors at the next call give those steps again, other tensors new steps whose
+    saved values' sources are the new tensors."""
+    from types import SimpleNamespace
+
+    a, b = SimpleNamespace(data="A"), SimpleNamespace(data="B")
+    held = {"x": a}
+    live = (((3, lambda s: held["x"]),), ((0, 1, 0),), ())
+    steps = ((0, None, None, None, ("w", None), (), None, None),)
+    vals, lives = [None] * 4, {}
+    first = replay._alive(live, steps, vals, None, lives, 7)
+    assert vals[3] == "A" and first[0][4] == ("w", a)
+    assert replay._alive(live, steps, vals, None, lives, 7) is first
+    held["x"] = b
+    other = replay._alive(live, steps, vals, None, lives, 7)
+    assert other is not first and other[0][4] == ("w", b) and vals[3] == "B"
