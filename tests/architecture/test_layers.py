@@ -132,9 +132,7 @@ LAZY_IMPORTS = {
     ("gradcli.language.compiler", "gradcli.language.ordering"): (
         "only functools.total_ordering runs it"
     ),
-    ("gradcli.language.compiler", "gradcli.language.pylogging"): (
-        "only `import logging` runs it"
-    ),
+    ("gradcli.language.compiler", "gradcli.language.pylogging"): ("only `import logging` runs it"),
     ("gradcli.language.statements", "gradcli.language.inspection"): (
         "only `import inspect` runs it"
     ),
