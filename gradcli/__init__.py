@@ -41,6 +41,19 @@ def _numpy_without_avx512():
         import numpy  # noqa: F401
 
 
+def _quiet_blas_threads():
+    """NumPy's OpenBLAS starts a worker thread per core when NumPy is imported, and each
+    worker spins for about 2**28 cycles (some 100 ms) before it sleeps, again after
+    every threaded call: CPU time the user's program is charged for (a short program
+    timed with `time.process_time()` read twice its own time) and a core taken from
+    anything else.  As KMP_BLOCKTIME=0 does for MKL's threads (numerics/mkl.py), the
+    workers are told to sleep at once (OPENBLAS_THREAD_TIMEOUT's least value, 2**4
+    cycles); NumPy still uses them for large products.  Left alone where NumPy is
+    already imported or the user set the variable."""
+    if "numpy" not in _sys.modules:
+        _os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "4")
+
+
 def _interrupted_at_start(signum, frame):
     """Ctrl-C while gradcli starts (imports, options): exit 130 quietly.  A
     KeyboardInterrupt there would print a traceback, or NumPy would turn it into an
@@ -74,4 +87,5 @@ if _is_the_command_line():
     _hold_gc()  # no collections while gradcli is imported (driver.configure tunes it)
     _code_cache.install()  # gradcli's modules' code from one file (cli.run saves it)
 
+_quiet_blas_threads()
 _numpy_without_avx512()  # (after the handler above: NumPy now loads here on such a CPU)
