@@ -89,45 +89,16 @@ def _py_binary(op, a, b, augmented=False):
     ta, tb = type(a), type(b)
     num = (int, float, bool)
     if ta in num and tb in num:
-        if op == "/":
-            if b == 0:
-                return math.copysign(math.inf, a) if a else math.nan
-            return a / b
         if op in ("^", "**"):
-            if (
-                isinstance(a, int)
-                and isinstance(b, int)
-                and abs(a) > 1
-                and (
-                    abs(b) > 4096
-                    or (
-                        b > 0
-                        and (abs(a).bit_length() - 1) * b > context.current.limits.max_int_bits
-                    )
-                )
-            ):
-                return float(a) ** b if b < 0 else math.inf if a > 0 or b % 2 == 0 else -math.inf
-            try:
-                r = a**b
-            except OverflowError:
-                return math.inf
-            except ZeroDivisionError:
-                return math.inf
-            if isinstance(r, complex):
-                return math.nan
-            return r
-        if op in ("//", "%") and b == 0:
-            if isinstance(a, int) and isinstance(b, int):
-                raise GradRuntimeError(  # (Python's words: `%` has its own)
-                    "integer modulo by zero" if op == "%" else "integer division or modulo by zero",
-                    type_name="ZeroDivisionError",
-                )
-            return math.nan
+            return _number_power(a, b)
         if op == "@":
             raise GradTypeError("@ needs tensors")
         if ta is int and tb is int and op in ("+", "-", "*"):
             return _int_result(op, a, b)
-        return _PY_OPS[op](a, b)
+        try:
+            return _PY_OPS[op](a, b)
+        except ZeroDivisionError as e:  # `/`, `//`, `%` by zero: Python's error and words
+            raise _zero_division(e) from None
     if (op == "-" and (ta in _SETS or tb in _SETS)) or (augmented and ta is list):
         r = _in_place(op, a, b, augmented)
         if r is not NO:
@@ -164,6 +135,37 @@ def _py_binary(op, a, b, augmented=False):
     raise GradTypeError(
         f"unsupported operand type(s) for {sign}: '{_pyname(a)}' and '{_pyname(b)}'"
     )
+
+
+def _zero_division(e):
+    """Python's ZeroDivisionError `e` (a number by zero, `0 ** -1`) as the program's
+    ZeroDivisionError, in Python's words."""
+    return GradRuntimeError(str(e), type_name="ZeroDivisionError")
+
+
+def _number_power(a, b):
+    """`a ** b` of two Python numbers: Python's, except that a result that overflows
+    (or an int past the size limit) is inf and a complex one nan (README); zero to a
+    negative power is Python's ZeroDivisionError."""
+    if (
+        isinstance(a, int)
+        and isinstance(b, int)
+        and abs(a) > 1
+        and (
+            abs(b) > 4096
+            or (b > 0 and (abs(a).bit_length() - 1) * b > context.current.limits.max_int_bits)
+        )
+    ):
+        return float(a) ** b if b < 0 else math.inf if a > 0 or b % 2 == 0 else -math.inf
+    try:
+        r = a**b
+    except OverflowError:
+        return math.inf
+    except ZeroDivisionError as e:
+        raise _zero_division(e) from None
+    if isinstance(r, complex):
+        return math.nan
+    return r
 
 
 def _size_binary(op, a, b):
@@ -231,6 +233,7 @@ _PY_OPS = {
     "*": lambda a, b: a * b,
     "//": lambda a, b: a // b,
     "%": lambda a, b: a % b,
+    "/": lambda a, b: a / b,
 }
 
 _FLOAT_OPS = {"+": float.__add__, "-": float.__sub__, "*": float.__mul__}

@@ -700,6 +700,88 @@ for a, b in [((1, 2), ("a", 3)), ([1, [2, 3]], [1, [2, "x"]]), ((None,), (1,)),
         except TypeError as e:
             print(op, e)
 """,
+    "a_number_by_zero_is_pythons_zero_division_error": """
+import math
+def each(a, b):
+    r = []
+    for op in ("/", "//", "%", "**", "divmod", "pow"):
+        try:
+            if op == "/":
+                r.append(a / b)
+            elif op == "//":
+                r.append(a // b)
+            elif op == "%":
+                r.append(a % b)
+            elif op == "**":
+                r.append(b ** -a)
+            elif op == "divmod":
+                r.append(divmod(a, b))
+            else:
+                r.append(pow(b, -1))
+        except ZeroDivisionError as e:
+            r.append(str(e))
+    return r
+for a, b in ((7, 0), (7.0, 0.0), (1, 0.0), (1.5, 0), (True, False), (0, 0), (7, 2), (-7.5, 2)):
+    print(each(a, b))
+def aug(a, b):
+    r = []
+    for op in range(4):
+        x = a
+        try:
+            if op == 0:
+                x /= b
+            elif op == 1:
+                x //= b
+            elif op == 2:
+                x %= b
+            else:
+                x = b
+                x **= -2
+            r.append(x)
+        except ZeroDivisionError as e:
+            r.append(str(e))
+    return r
+print(aug(3, 0), aug(3.0, 0.0), aug(3, 0.0), aug(3, 2))
+t = 1.0
+n = 0
+i = 3
+while i > -3:
+    try:
+        t += 6 / (i - 1) + 6.0 // (i + 1) + 6.5 % i + (i - 2) ** -1
+        n += 1
+    except ArithmeticError as e:
+        print(i, type(e).__name__, e)
+    i -= 1
+print(t, n)
+for k in range(3):
+    try:
+        print([1.0 / (j - k) for j in range(3)])
+    except ZeroDivisionError as e:
+        print("list", e)
+    try:
+        print({j: 10 % (j - k) for j in range(3)})
+    except ZeroDivisionError as e:
+        print("dict", e)
+    try:
+        print(sum(2 ** (k - j) for j in range(3)), sum(0 ** (k - j) for j in range(3)))
+    except ZeroDivisionError as e:
+        print("gen", e)
+try:
+    1 / 0
+except ZeroDivisionError as e:
+    print(repr(e), e.args)
+for a, b, m in ((3, 2, 5), (1, 2, 0), (0, -1, 5)):
+    try:
+        print(pow(a, b, m))
+    except ValueError as e:
+        print("ValueError", e)
+for a, b in ((7, 2), (1, 0), (1.0, 0.0), (-0.0, 3)):
+    try:
+        print(math.fmod(a, b))
+    except ValueError as e:
+        print("ValueError", e)
+print(0 ** 0, 0.0 ** 0, 2 ** -1, 0.0 ** 0.5, 1 / 4, 7.5 // 2, -7 % 3, True / 2)
+""",
 }
 
 
@@ -716,6 +798,68 @@ def test_as_cpython_prints(name, tier):
     r = run_inprocess(source, ("eval", *tier, "-"))
     assert r.returncode == 0, r.stderr
     assert r.stdout == _cpython(source)
+
+
+#: programs that end in a Python number by zero, and the operator it is at
+BY_ZERO = (
+    ("x = 3\ny = x / 0\n", "/"),
+    ("print(1.0 / 0)\n", "/"),
+    ("def f(x):\n    return x % 0.0\nfor i in range(3):\n    f(i)\n", "%"),
+    ("t = 1.5\nfor i in range(3):\n    t //= i\n", "//="),
+    ("print([i ** -1 for i in range(3)])\n", "**"),
+    (
+        "def g(n):\n    t = 0\n    while n >= -1:\n        t += 1 / n\n        n -= 1\n    return t\ng(2)\n",
+        "/",
+    ),
+)
+
+
+@pytest.mark.parametrize("tier", ((), ("--no-fast-tier",)), ids=("fast", "closures"))
+@pytest.mark.parametrize(
+    "source,op",
+    BY_ZERO,
+    ids=("top_level", "printed", "def_in_loop", "augmented", "comprehension", "while_in_def"),
+)
+def test_a_number_by_zero_uncaught_is_reported_as_pythons_errors_are(source, op, tier):
+    """Python's ZeroDivisionError in its words, placed at the operator with its line and
+    caret and ending the run as `7 // 0` does (it was inf or nan)."""
+    python = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True)
+    message = python.stderr.splitlines()[-1]
+    assert message.startswith("ZeroDivisionError: "), python.stderr
+    r = run_inprocess(source, ("eval", *tier, "-"))
+    assert r.returncode == run_inprocess("7 // 0\n", ("eval", *tier, "-")).returncode == 1
+    number, text = next((i, t) for i, t in enumerate(source.splitlines(), 1) if op in t)
+    col = text.index(op) + 1
+    first, shown, caret = r.stderr.splitlines()[:3]
+    assert first == f"<stdin>:{number}:{col}: {message}", r.stderr
+    assert (shown, caret) == ("    " + text, " " * (col + 3) + "^"), r.stderr
+
+
+def test_a_number_by_zero_runs_in_the_fast_tier_and_tensors_keep_inf():
+    """The program's defs and loops that divide by zero are the fast tier's (its guards
+    leave the zero to binary_op); a tensor by zero, and a number by a zero tensor, stay
+    PyTorch's inf and nan, and NumPy's scalars NumPy's."""
+    from conftest import Run
+
+    r = Run(PROGRAMS["a_number_by_zero_is_pythons_zero_division_error"])
+    assert r.error is None
+    assert r.session.scope.vars["each"].fast is not None
+    assert r.session.scope.vars["aug"].fast is not None
+    source = (
+        "import numpy as np\nimport torch\nx = torch.tensor([1.0, -1.0, 0.0])\n"
+        "def f(t, k):\n    return t / k, k / t, t // k, t % k, t ** -1\n"
+        "for k in (0, 0.0):\n    print(x / k, x // k, x % k, 1 / torch.tensor(0.), k ** torch.tensor(-1.))\n"
+        "    print(*f(torch.tensor(0.), k))\n"
+        "print(np.float64(1) / 0, np.float64(1) // 0, np.float64(1) % 0, np.float64(0) ** -1)\n"
+    )
+    row = (
+        "tensor([inf, -inf, nan]) tensor([inf, -inf, nan]) tensor([nan, nan, nan]) tensor(inf) "
+        "tensor(inf)\ntensor(nan) tensor(nan) tensor(nan) tensor(nan) tensor(inf)\n"
+    )
+    for tier in ((), ("--no-fast-tier",)):
+        r = run_inprocess(source, ("eval", *tier, "-"))
+        assert r.returncode == 0, r.stderr
+        assert r.stdout == row + row + "inf inf nan inf\n"
 
 
 @pytest.mark.parametrize(
