@@ -24,11 +24,12 @@ from __future__ import annotations
 from .native_sleef import Emit
 
 
-def _counted_loop(ir, fn, b, n, body, tag, start=None, counted=None):
-    """for i in [start, n) (start 0 if not given): body(builder, i), a loop appended to
-    fn after b's block; body emits one element's IR and returns its flag (i1) or None.
-    Returns (a builder of the block after the loop, how many elements set their flag,
-    from `counted`: 0 if not given)."""
+def _counted_loop(ir, fn, b, n, body, tag, start=None, counted=None, width=1):
+    """for i in [start, n) (start 0 if not given) by steps of `width`: body(builder, i),
+    a loop appended to fn after b's block; body emits the IR of the `width` elements from
+    i and returns their flag (i1, or <width x i1>) or None (n - start a multiple of
+    width).  Returns (a builder of the block after the loop, how many elements set their
+    flag, from `counted`: 0 if not given)."""
     i64 = ir.IntType(64)
     k0 = ir.Constant(i64, 0)
     start = k0 if start is None else start
@@ -41,8 +42,14 @@ def _counted_loop(ir, fn, b, n, body, tag, start=None, counted=None):
     i.add_incoming(start, pre)
     cnt.add_incoming(counted, pre)
     flag = body(lb, i)
-    cnt2 = cnt if flag is None else lb.add(cnt, lb.zext(flag, i64))
-    i2 = lb.add(i, ir.Constant(i64, 1))
+    if flag is None:
+        cnt2 = cnt
+    elif width == 1:
+        cnt2 = lb.add(cnt, lb.zext(flag, i64))
+    else:  # (the lanes' flags as the bits of one integer, counted)
+        bits = lb.bitcast(flag, ir.IntType(width))
+        cnt2 = lb.add(cnt, lb.zext(lb.call(_ctpop(ir, fn.module, width), [bits]), i64))
+    i2 = lb.add(i, ir.Constant(i64, width))
     end = lb.block
     i.add_incoming(i2, end)
     cnt.add_incoming(cnt2, end)
@@ -62,39 +69,13 @@ def _lanes_loop(ir, fn, b, n, make, tag, lanes):
     same operations on each value, in vectors of `lanes` (4: AVX2's width of doubles,
     and of the doubles a float32 fused step is computed in; the optimizers' loops run
     2-4x faster on a few thousand values; LLVM's code generation alone, native.py's
-    only pass, makes no vectors of a scalar loop).  Returns (a builder of the block after the loops, how many
-    values set their flag)."""
-    i64 = ir.IntType(64)
-    k0, width = ir.Constant(i64, 0), ir.Constant(i64, lanes)
-    vbody = make(b, lanes)
-    sbody = make(b, 1)
+    only pass, makes no vectors of a scalar loop).  Returns (a builder of the block
+    after the loops, how many values set their flag)."""
+    vbody, sbody = make(b, lanes), make(b, 1)
+    width = ir.Constant(ir.IntType(64), lanes)
     whole = b.mul(b.sdiv(n, width), width)
-    pre = b.block
-    vloop, tail = fn.append_basic_block(tag + "_vloop"), fn.append_basic_block(tag + "_tail")
-    b.cbranch(b.icmp_signed(">", whole, k0), vloop, tail)
-    lb = ir.IRBuilder(vloop)
-    i, cnt = lb.phi(i64), lb.phi(i64)
-    i.add_incoming(k0, pre)
-    cnt.add_incoming(k0, pre)
-    flag = vbody(lb, i)
-    if flag is None:
-        cnt2 = cnt
-    else:  # (the lanes' flags as the bits of one integer, counted)
-        bits = lb.bitcast(flag, ir.IntType(lanes))
-        ctpop = _ctpop(ir, fn.module, lanes)
-        cnt2 = lb.add(cnt, lb.zext(lb.call(ctpop, [bits]), i64))
-    i2 = lb.add(i, width)
-    end = lb.block
-    i.add_incoming(i2, end)
-    cnt.add_incoming(cnt2, end)
-    lb.cbranch(lb.icmp_signed("<", i2, whole), vloop, tail)
-    tb = ir.IRBuilder(tail)
-    start, counted = tb.phi(i64), tb.phi(i64)
-    start.add_incoming(k0, pre)
-    start.add_incoming(i2, end)
-    counted.add_incoming(k0, pre)
-    counted.add_incoming(cnt2, end)
-    return _counted_loop(ir, fn, tb, n, sbody, tag, start, counted)
+    b, counted = _counted_loop(ir, fn, b, whole, vbody, tag + "_v", width=lanes)
+    return _counted_loop(ir, fn, b, n, sbody, tag, whole, counted)
 
 
 def _ctpop(ir, mod, bits):
