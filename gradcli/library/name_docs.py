@@ -32,7 +32,7 @@ DOCS = {
     "torch.cuda": "CUDA queries; gradcli runs on the CPU, so is_available() is False",
     "torch.special": "special functions under their torch.special names: expit, xlogy, erf, "
     "erfinv, exp2, expm1, log1p, logsumexp, softmax, log_softmax, round, logit, sinc, "
-    "digamma, psi",
+    "digamma, psi, gammaln",
     "torch.linalg": "linear algebra: inv, det, slogdet, solve, cross, cholesky, eigvalsh, "
     "norm, vector_norm and matrix_norm",
     "torch.linalg.LinAlgError": "the error of a singular or not positive-definite matrix "

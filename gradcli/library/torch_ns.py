@@ -60,6 +60,7 @@ _SPECIAL = {
     "sinc": "sinc",
     "digamma": "digamma",
     "psi": "digamma",
+    "gammaln": "lgamma",
 }
 
 

@@ -92,7 +92,8 @@ def act_input(n, dtype):
 
 
 #: SLEEF's log1p/expm1/sinh/cosh and the kernels on them (gradcli/numerics/floats/sleef_u10.py,
-#: torch_act.py), and ATen's own digamma and its gradient's trigamma (floats/digamma.py): function text in x -> the interval its inputs are spread over; the edge
+#: torch_act.py), ATen's own digamma and its gradient's trigamma (floats/digamma.py), and
+#: SLEEF's lgamma (floats/sleef_lgamma.py): function text in x -> the interval its inputs are spread over; the edge
 #: values go first (rotated by n, so that the small sizes, all left-over values, see
 #: different ones) and, from 2000 values on, last too (in the left-over values of sinh's)
 U10 = {
@@ -106,6 +107,8 @@ U10 = {
     "F.logsigmoid(x)": (-100.0, 100.0),
     "torch.digamma(x)": (-30.0, 30.0),
     "torch.special.psi(x * 1e3)": (-5.0, 5.0),
+    "torch.lgamma(x)": (-30.0, 30.0),
+    "torch.special.gammaln(x * 1e3)": (-5.0, 5.0),
 }
 
 
@@ -118,6 +121,29 @@ def u10_input(text, n, dtype):
     if n >= 2000:
         x[-len(edges) :] = edges[::-1]
     return x
+
+
+#: the sizes of torch.lgamma's sweep of each dtype's whole range (`lgamma_input`)
+LGAMMA_SIZES = (5000, 5003)
+
+
+def lgamma_input(n, dtype):
+    """n values over the dtype's whole range, m * 2^e with m in [1, 2) and e over every
+    exponent from the smallest subnormal's to the largest, the signs alternating; then a
+    quarter of them beside the poles (0 and the negative integers to -200, within 1e-6),
+    a sixteenth within 1e-3 of 1 and as many of 2, and the edge values first."""
+    lo, hi = (-1074.0, 1024.0) if dtype == "float64" else (-149.0, 128.0)
+    m = 1.0 + spread(n, 61, 0.0, 1.0, "float64")
+    e = np.floor(spread(n, 62, lo, hi, "float64")).astype(np.int64)
+    x = np.minimum(np.ldexp(m, e), float(np.finfo(dtype).max))
+    x[1::2] = -x[1::2]
+    k, j = n // 4, n // 16
+    x[:k] = -np.floor(spread(k, 63, 0.0, 200.0, "float64")) + spread(k, 64, -1e-6, 1e-6, "float64")
+    x[k : k + j] = 1.0 + spread(j, 65, -1e-3, 1e-3, "float64")
+    x[k + j : k + 2 * j] = 2.0 + spread(j, 66, -1e-3, 1e-3, "float64")
+    edges = EDGES + [-0.5, -1.0 + 2**-20, -2.0, 2.3, 7.0, 1.1, 1.2, 1e-306, 1e-30, 2.0**28 + 0.5]
+    x[: len(edges)] = edges
+    return x.astype(dtype)
 
 
 #: expressions in x (and t, a tensor of values in [0, 1)) whose values and gradients

@@ -8,6 +8,7 @@ Math functions and matrix products go through MKL (gradcli/numerics/mkl.py), whi
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -21,12 +22,14 @@ from exact_cases import (
     DOUBLE_NAMES,
     EXPRESSIONS,
     FORWARD_DIFFERS,
+    LGAMMA_SIZES,
     OUTER_SHAPES,
     POW_EXPONENTS,
     U10,
     act_input,
     ce_input,
     expr_inputs,
+    lgamma_input,
     matrix,
     pow_input,
     u10_input,
@@ -392,6 +395,32 @@ def test_sleef_u10_functions_and_their_kernels_are_pytorchs(text):
         assert _digest(gx) == c["grad"], (text, dt, n)
         checked += 1
     assert checked >= 18
+
+
+def test_lgamma_over_each_dtypes_whole_range_is_pytorchs():
+    """torch.lgamma (SLEEF's, every value) and its gradient grad * digamma(x) on values of
+    every magnitude from the smallest subnormal to the largest finite, both signs, beside
+    the poles and beside 1 and 2: digest for digest with torch, float32 and float64."""
+    cases = GOLDEN["lgamma"]
+    assert sorted((c["dtype"], c["n"]) for c in cases) == sorted(
+        (dt, n) for dt in ("float32", "float64") for n in LGAMMA_SIZES
+    )
+    for c in cases:
+        dt, n = c["dtype"], c["n"]
+        g = matrix((n, 1), 33, dt)[:, 0].copy()
+        y, gx = _run_u10("torch.lgamma(x)", lgamma_input(n, dt), g)
+        assert _digest(y) == c["out"], (dt, n)
+        assert _digest(gx) == c["grad"], (dt, n)
+
+
+def test_the_c_librarys_lgamma_would_differ():
+    """glibc's lgamma (Python's math.lgamma) is not torch's: SLEEF's differs from it in the
+    last bit on many of the float64 values."""
+    x = u10_input("torch.lgamma(x)", 2000, "float64")
+    x = x[np.isfinite(x) & ((x > 0) | (x != np.floor(x)))]  # no pole: math.lgamma raises
+    y, _ = _run_u10("torch.lgamma(x)", x, np.ones_like(x))
+    libm = np.array([math.lgamma(v) for v in x.tolist()])
+    assert np.count_nonzero(y != libm) > 100
 
 
 def test_numpys_log1p_expm1_sinh_cosh_would_differ():

@@ -1,5 +1,6 @@
 """Record PyTorch's float math, matrix products and float32 powers into
-tests/golden/exact_numerics.json (inputs: tests/numerics/exact_cases.py), as sha256 digests.
+tests/golden/exact_numerics.json (inputs: tests/numerics/exact_cases.py), as sha256 digests;
+"lgamma": torch.lgamma and its gradient over each dtype's whole range (`lgamma_input`).
 
     $TORCH_PYTHON scripts/gen_golden.py exact
 
@@ -19,6 +20,7 @@ from exact_cases import (
     DOT_SIZES,
     EXPR_SHAPES,
     EXPRESSIONS,
+    LGAMMA_SIZES,
     MM_SHAPES,
     OUTER_SHAPES,
     POW_EXPONENTS,
@@ -28,6 +30,7 @@ from exact_cases import (
     act_input,
     ce_input,
     expr_inputs,
+    lgamma_input,
     matrix,
     pow_input,
     u10_input,
@@ -213,6 +216,21 @@ def main(argv):  # noqa: C901
                         "grad": digest(x.grad.numpy()),
                     }
                 )
+    lgammas = []
+    for dtype in ("float32", "float64"):
+        for n in LGAMMA_SIZES:
+            x = torch.from_numpy(lgamma_input(n, dtype)).requires_grad_()
+            g = torch.from_numpy(matrix((n, 1), 33, dtype)[:, 0].copy())
+            y = torch.lgamma(x)
+            y.backward(g)
+            lgammas.append(
+                {
+                    "dtype": dtype,
+                    "n": n,
+                    "out": digest(y.detach().numpy()),
+                    "grad": digest(x.grad.numpy()),
+                }
+            )
     data = {
         "torch": torch.__version__,
         "capability": torch.backends.cpu.get_cpu_capability(),
@@ -226,6 +244,7 @@ def main(argv):  # noqa: C901
         "activations": acts,
         "expressions": exprs,
         "u10": u10,
+        "lgamma": lgammas,
         "double_names": names,
     }
     write("exact_numerics.json", data, indent=0)
