@@ -331,6 +331,35 @@ for _shape, _init in _DIGAMMA_INIT.items():
     )
 case("unary/digamma/int_input", "t = torch.tensor([1, 2, 3])\ntorch.digamma(t)\n")
 
+# lgamma: its poles (0, the negative integers: inf, the gradient nan or inf), 1 and 2 (0),
+# tiny and huge values, in float32 and float64; in place; a number is torch's TypeError
+_LGAMMA_INIT = {
+    "vec": "x = torch.tensor([-2.5, -1.0, -0.5, -0.0, 0.0, 1e-3, 0.5, 1.0, 1.4616, 2.0, 9.99, "
+    "123.25, 1e30, 3e38], requires_grad=True)",
+    "f64": "x = torch.tensor([-7.3, -2.0, -0.25, 0.0, 1e-310, 0.3, 1.0, 2.0, 3.5, 1e6, 1e300, "
+    "float('inf'), float('-inf'), float('nan')], dtype=torch.float64, requires_grad=True)",
+}
+for _shape, _init in _LGAMMA_INIT.items():
+    case("unary/lgamma/%s/func" % _shape, _unary_src(_init, "torch.lgamma(x)", False))
+    case("unary/lgamma/%s/method" % _shape, _unary_src(_init, "x.lgamma()", False))
+    case(
+        "unary/lgamma/%s/special" % _shape,
+        _unary_src(_init, "torch.special.gammaln(x) + torch.special.gammaln(x * 2)", False),
+    )
+case("unary/lgamma/int_input", "t = torch.tensor([1, 2, 3])\ntorch.lgamma(t)\n")
+case(
+    "unary/lgamma/inplace",
+    _lines(
+        "x = torch.tensor([0.5, 3.0, -2.5], requires_grad=True)",
+        "y = x * 2",
+        "y.lgamma_()",
+        "print(y.grad_fn)",
+        "y.sum().backward()",
+        "x.grad",
+    ),
+)
+case("unary/lgamma/number", "torch.lgamma(3.0)\n")
+
 _F32 = "x = torch.tensor([0.5, 1.0, 2.0], dtype=torch.float32, requires_grad=True)"
 for _op in ["exp", "log", "sqrt", "sigmoid", "tanh", "abs", "neg", "square", "relu", "sin"]:
     case("unary/%s/float32/method" % _op, _unary_src(_F32, "x.%s()" % _op, False))
