@@ -58,7 +58,9 @@ class Lgamma(Unary):
     saves = "x"
     saved_names = ("self",)
     differentiable_twice = False  # its gradient's digamma is first order only here
-    formula = none("no formula rule yet: shown as a named function with its local Jacobian")
+
+    def formula(self, S, x):  # SymPy's loggamma: log(gamma(x)) where gamma(x) > 0
+        return S.map(lambda v: S.sp.loggamma(v), x)
 
     def backward(self, g, F, x):
         return (g * digamma_values(x),)
