@@ -156,7 +156,8 @@ def _pair(v):
 
 #: per dtype: the tiny bound, the reduction's period, the scale of a tiny a, the constant
 #: tails of z's three steps ([0.5, 1.1] range, the other), log(2 pi)/2, log(pi), log of
-#: the tiny scale, the series' polynomial, the steps up (how many x + k factors)
+#: the tiny scale, the polynomial's coefficients (a row per step, a column per range),
+#: the steps up (how many x + k factors)
 _K = {
     D: {
         "tiny": 1e-306,
@@ -171,7 +172,7 @@ _K = {
         "hlog2pi": (0.91893853320467278056, -3.8782941580672414498e-17),
         "logpi": (1.1447298858494001639, 1.026595116270782638e-17),
         "logscale": (83.1776616671934334590333, 3.67103459631568507221878e-15),
-        "u": _UD,
+        "u": np.array(_UD, D).T,
         "steps": 4,
     },
     F: {
@@ -187,7 +188,7 @@ _K = {
         "hlog2pi": _pair(0.91893853320467278056),
         "logpi": _pair(1.1447298858494001639),
         "logscale": _pair(41.58883083359671856503),
-        "u": tuple(tuple(F(c) for c in part) for part in _UF),
+        "u": np.array(_UF, D).astype(F).T,
         "steps": 2,
     },
 }
@@ -391,10 +392,11 @@ def _gammak(a, dd):
     with np.errstate(divide="ignore"):
         rec = t(1) / x[0]
     t_ = np.where(o2, rec, _normalize(dd.add2_21(x, np.where(o0, t(-1), t(-2))))[0])
-    series, near1, near2 = k["u"]
-    u = np.where(o2, series[0], np.where(o0, near1[0], near2[0]))
-    for c2, c0, c1 in zip(series[1:], near1[1:], near2[1:]):
-        u = dd.f(u, t_, np.where(o2, t(c2), np.where(o0, t(c0), t(c1))))
+    # each value's coefficients, by its range (one gather for the 23 or 9 steps)
+    cs = k["u"][:, np.where(o2, 0, np.where(o0, 1, 2))]
+    u = cs[0]
+    for c in cs[1:]:
+        u = dd.f(u, t_, c)
     y = dd.mul22(dd.add2_21(x, t(-0.5)), _logk2(x, dd))
     y = dd.add2_22(y, _neg(x))
     y = dd.add2_22(y, k["hlog2pi"])
