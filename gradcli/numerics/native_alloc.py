@@ -35,8 +35,15 @@ _NAME = b"gradcli 64-byte aligned"
 _state: dict = {"handler": None}
 
 
+#: the blocks kept for reuse: one class per 64 bytes of size up to CLASSES * 64 bytes, at
+#: most KEEP blocks of a class and BUDGET bytes in all (the rest go back to libc)
+CLASSES, KEEP, BUDGET = 512, 4, 4 << 20
+
+
 def ir_functions(ir, mod):
-    """Add NAMES to the LLVM module: NumPy's allocator signatures, context first."""
+    """Add NAMES to the LLVM module: NumPy's allocator signatures, context first.  The
+    context is a table of libc's functions and, last, the address of the kept blocks:
+    (bytes kept, then a count per class, then KEEP places per class)."""
     i8, i64 = ir.IntType(8), ir.IntType(64)
     p8 = i8.as_pointer()
     ctx_t = i64.as_pointer()
@@ -46,49 +53,84 @@ def ir_functions(ir, mod):
     set_t = ir.FunctionType(p8, [p8, ir.IntType(32), i64]).as_pointer()
     size_t = ir.FunctionType(i64, [p8]).as_pointer()
     kinds = (alloc_t, free_t, copy_t, set_t, size_t)
+    null = ir.Constant(p8, None)
+
+    def k(v):
+        return ir.Constant(i64, v)
 
     def table(b, ctx):
         return [
             b.inttoptr(b.load(b.gep(ctx, [ir.Constant(i64, k)])), t) for k, t in enumerate(kinds)
         ]
 
-    def aligned(b, fns, size):  # aligned_alloc(64, max(size, 1))
-        size = b.select(b.icmp_unsigned("==", size, ir.Constant(i64, 0)), ir.Constant(i64, 1), size)
-        return b.call(fns[0], [ir.Constant(i64, ALIGN), size])
+    def kept(b, ctx):  # the kept blocks' table, as i64s
+        return b.inttoptr(b.load(b.gep(ctx, [k(len(kinds))])), ctx_t)
+
+    def sizes(b, size):  # (size, at least 1; its class: 64-byte units, rounded up)
+        size = b.select(b.icmp_unsigned("==", size, k(0)), k(1), size)
+        return size, b.lshr(b.add(size, k(63)), k(6))
+
+    def take(fn, b, ctx, size):
+        """A block of at least `size` bytes on a 64-byte boundary: a kept one of its class,
+        else aligned_alloc's (of the class's whole size, to be kept later); the builder
+        after, and the block."""
+        fns, cache = table(b, ctx), kept(b, ctx)
+        size, cls = sizes(b, size)
+        small, pop, fresh, big, done = (
+            fn.append_basic_block(x) for x in ("small", "pop", "fresh", "big", "got")
+        )
+        b.cbranch(b.icmp_unsigned("<=", cls, k(CLASSES)), small, big)
+        b = ir.IRBuilder(small)
+        counted = b.gep(cache, [cls])
+        cnt = b.load(counted)
+        b.cbranch(b.icmp_unsigned(">", cnt, k(0)), pop, fresh)
+        b = ir.IRBuilder(pop)
+        left = b.sub(cnt, k(1))
+        b.store(left, counted)
+        got = b.inttoptr(b.load(b.gep(cache, [b.add(_slots(ir, b, cls), left)])), p8)
+        b.store(b.sub(b.load(cache), b.shl(cls, k(6))), cache)
+        b.branch(done)
+        b = ir.IRBuilder(fresh)
+        whole = b.call(fns[0], [k(ALIGN), b.shl(cls, k(6))])
+        b.branch(done)
+        b = ir.IRBuilder(big)
+        large = b.call(fns[0], [k(ALIGN), size])
+        b.branch(done)
+        b = ir.IRBuilder(done)
+        p = b.phi(p8)
+        p.add_incoming(got, pop)
+        p.add_incoming(whole, fresh)
+        p.add_incoming(large, big)
+        return b, p
 
     # void *malloc(ctx, size)
     fn = ir.Function(mod, ir.FunctionType(p8, [ctx_t, i64]), name="gc_malloc")
-    b = ir.IRBuilder(fn.append_basic_block("entry"))
-    b.ret(aligned(b, table(b, fn.args[0]), fn.args[1]))
+    b, p = take(fn, ir.IRBuilder(fn.append_basic_block("entry")), *fn.args)
+    b.ret(p)
 
     # void *calloc(ctx, nelem, elsize): NULL when the size overflows
     fn = ir.Function(mod, ir.FunctionType(p8, [ctx_t, i64, i64]), name="gc_calloc")
-    entry, ok, fill, fail = (fn.append_basic_block(x) for x in ("entry", "ok", "fill", "fail"))
+    entry, ok, fail = (fn.append_basic_block(x) for x in ("entry", "ok", "fail"))
     b = ir.IRBuilder(entry)
     prod = b.umul_with_overflow(fn.args[1], fn.args[2])
     size, over = b.extract_value(prod, 0), b.extract_value(prod, 1)
     b.cbranch(over, fail, ok)
-    b = ir.IRBuilder(ok)
-    fns = table(b, fn.args[0])
-    p = aligned(b, fns, size)
-    b.cbranch(b.icmp_unsigned("==", p, ir.Constant(p8, None)), fail, fill)
+    b, p = take(fn, ir.IRBuilder(ok), fn.args[0], size)
+    fill = fn.append_basic_block("fill")
+    b.cbranch(b.icmp_unsigned("==", p, null), fail, fill)
     b = ir.IRBuilder(fill)
-    b.call(fns[3], [p, ir.Constant(ir.IntType(32), 0), size])
+    b.call(table(b, fn.args[0])[3], [p, ir.Constant(ir.IntType(32), 0), size])
     b.ret(p)
     b = ir.IRBuilder(fail)
-    b.ret(ir.Constant(p8, None))
+    b.ret(null)
 
     # void *realloc(ctx, ptr, new_size): a new block, the old one's bytes copied, it freed
     fn = ir.Function(mod, ir.FunctionType(p8, [ctx_t, p8, i64]), name="gc_realloc")
-    entry, move, done = (fn.append_basic_block(x) for x in ("entry", "move", "done"))
-    b = ir.IRBuilder(entry)
     ctx, old, size = fn.args
+    b, p = take(fn, ir.IRBuilder(fn.append_basic_block("entry")), ctx, size)
+    move, done = fn.append_basic_block("move"), fn.append_basic_block("done")
     fns = table(b, ctx)
-    p = aligned(b, fns, size)
-    gone = b.or_(
-        b.icmp_unsigned("==", p, ir.Constant(p8, None)),
-        b.icmp_unsigned("==", old, ir.Constant(p8, None)),
-    )
+    gone = b.or_(b.icmp_unsigned("==", p, null), b.icmp_unsigned("==", old, null))
     b.cbranch(gone, done, move)
     b = ir.IRBuilder(move)
     had = b.call(fns[4], [old])
@@ -99,11 +141,46 @@ def ir_functions(ir, mod):
     b = ir.IRBuilder(done)
     b.ret(p)
 
-    # void free(ctx, ptr, size)
+    # void free(ctx, ptr, size): kept for its class while there is room (and the block
+    # holds the class's whole size, whatever size NumPy names), else libc's free
     fn = ir.Function(mod, ir.FunctionType(ir.VoidType(), [ctx_t, p8, i64]), name="gc_free")
-    b = ir.IRBuilder(fn.append_basic_block("entry"))
-    b.call(table(b, fn.args[0])[1], [fn.args[1]])
+    entry, small, check, keep, back, out = (
+        fn.append_basic_block(x) for x in ("entry", "small", "check", "keep", "back", "out")
+    )
+    ctx, ptr, size = fn.args
+    b = ir.IRBuilder(entry)
+    fns, cache = table(b, ctx), kept(b, ctx)
+    _, cls = sizes(b, size)
+    nonnull = b.icmp_unsigned("!=", ptr, null)
+    b.cbranch(b.and_(nonnull, b.icmp_unsigned("<=", cls, k(CLASSES))), small, back)
+    b = ir.IRBuilder(small)
+    counted = b.gep(cache, [cls])
+    cnt = b.load(counted)
+    whole = b.shl(cls, k(6))
+    total = b.add(b.load(cache), whole)
+    room = b.and_(b.icmp_unsigned("<", cnt, k(KEEP)), b.icmp_unsigned("<=", total, k(BUDGET)))
+    b.cbranch(room, check, back)
+    b = ir.IRBuilder(check)
+    b.cbranch(b.icmp_unsigned(">=", b.call(fns[4], [ptr]), whole), keep, back)
+    b = ir.IRBuilder(keep)
+    b.store(b.ptrtoint(ptr, i64), b.gep(cache, [b.add(_slots(ir, b, cls), cnt)]))
+    b.store(b.add(cnt, k(1)), counted)
+    b.store(total, cache)
+    b.branch(out)
+    b = ir.IRBuilder(back)
+    b.call(fns[1], [ptr])
+    b.branch(out)
+    b = ir.IRBuilder(out)
     b.ret_void()
+
+
+def _slots(ir, b, cls):
+    """Where class cls's kept blocks start in the table (after the total and the counts)."""
+    i64 = ir.IntType(64)
+    return b.add(
+        ir.Constant(i64, CLASSES + 1),
+        b.mul(b.sub(cls, ir.Constant(i64, 1)), ir.Constant(i64, KEEP)),
+    )
 
 
 class _Allocator(ctypes.Structure):
@@ -135,7 +212,10 @@ def _install(addrs, code):
 
     libc = ctypes.CDLL(None)
     fns = (libc.aligned_alloc, libc.free, libc.memcpy, libc.memset, libc.malloc_usable_size)
-    ctx = (ctypes.c_uint64 * len(fns))(*(ctypes.cast(f, ctypes.c_void_p).value for f in fns))
+    # the kept blocks: the bytes kept, a count per class (from 1), KEEP places per class
+    cache = (ctypes.c_uint64 * (1 + CLASSES + CLASSES * KEEP))()
+    addresses = [ctypes.cast(f, ctypes.c_void_p).value for f in fns] + [ctypes.addressof(cache)]
+    ctx = (ctypes.c_uint64 * len(addresses))(*addresses)
     handler = _Handler(_NAME, 1, _Allocator(ctypes.addressof(ctx), *(addrs[n] for n in NAMES)))
     api = ctypes.pythonapi
     api.PyCapsule_New.restype = ctypes.py_object
@@ -166,7 +246,7 @@ def _install(addrs, code):
         return False
     # Arrays it made may be freed at the interpreter's very end, after modules are torn
     # down: the code, the table and the handler are never let go (a reference of their own)
-    kept = (code, ctx, handler, keep, capsule)
+    kept = (code, ctx, cache, handler, keep, capsule)
     for obj in kept:
         api.Py_IncRef(ctypes.py_object(obj))
     _state["handler"] = kept

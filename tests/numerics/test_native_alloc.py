@@ -52,6 +52,53 @@ def test_resize_keeps_the_bytes_it_had(grow, shrink):
     assert (a == np.arange(grow)[:shrink]).all() if shrink <= grow else True
 
 
+def _kept():
+    """The handler's table of kept blocks: (bytes kept, counts by class, their places)."""
+    cache = native_alloc._state["handler"][2]
+    c, keep = native_alloc.CLASSES, native_alloc.KEEP
+    return cache[0], list(cache[1 : c + 1]), list(cache[c + 1 : c + 1 + c * keep])
+
+
+def test_small_blocks_are_kept_and_given_again():
+    """A freed block of up to CLASSES * 64 bytes is kept for its class (64-byte units) and
+    the next array of that class gets it back; its bytes are NumPy's to set again."""
+    a = np.full(1000, 3.0)  # 8,000 bytes: class 125
+    at = a.ctypes.data
+    del a
+    total, counts, places = _kept()
+    assert counts[124] >= 1 and at in places[124 * native_alloc.KEEP : 125 * native_alloc.KEEP]
+    b = np.zeros(995)  # 7,960 bytes: the same class, zeroed
+    assert b.ctypes.data == at and not b.any()
+    c = np.empty(1000)
+    c[:] = 1.0
+    assert c.ctypes.data != at and (b == 0).all()
+
+
+def test_the_kept_blocks_stay_within_their_bounds():
+    """At most KEEP blocks a class and BUDGET bytes in all, whatever is freed; every array
+    keeps its own bytes while others come and go."""
+    rng = np.random.default_rng(11)
+    live = []
+    for i in range(20_000):
+        n = int(rng.integers(0, 40_000))
+        a = np.full(n, i % 251, np.uint8)
+        live.append(a)
+        if len(live) > 40:
+            b = live.pop(int(rng.integers(0, len(live))))
+            assert b.size == 0 or (b == b[0]).all()
+        if i % 500 == 0:
+            z = np.zeros(int(rng.integers(0, 6000)))
+            assert not z.any()
+    for a in live:
+        assert a.size == 0 or (a == a[0]).all()
+    del live, a
+    total, counts, places = _kept()
+    assert total <= native_alloc.BUDGET and max(counts) <= native_alloc.KEEP
+    assert total == sum(64 * (c + 1) * n for c, n in enumerate(counts))
+    for c, n in enumerate(counts):
+        assert all(places[c * native_alloc.KEEP + j] % 64 == 0 for j in range(n))
+
+
 def _off_boundary(a, skew):
     """a's values in a buffer NumPy did not make, `skew` bytes past a 64-byte boundary (a
     fresh storage to mkl.py, which copies it to one before a product)."""
