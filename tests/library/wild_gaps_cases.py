@@ -716,3 +716,47 @@ case(
             print(dt, i, tuple(o.shape), o.sum().item(), hash(tuple(o.flatten().tolist())))
     """,
 )
+case(
+    "init/trunc_normal_eye_dirac",
+    """
+    import torch
+    from torch import nn
+    torch.manual_seed(0)
+    for dt in (torch.float32, torch.float64):
+        w = torch.empty(5, 7, dtype=dt)
+        nn.init.trunc_normal_(w)
+        print(w.tolist(), w._version)
+        w = torch.empty(40, 3, dtype=dt)
+        nn.init.trunc_normal_(w, mean=0.5, std=2.0, a=-1.0, b=1.5)
+        print(w[:3].tolist(), w._version, w.min().item() >= -1.0, w.max().item() <= 1.5)
+        w = torch.empty(30, dtype=dt)
+        nn.init.trunc_normal_(w, mean=0.0, std=1.0, a=1.0, b=1.5)
+        print(w.tolist(), w._version)
+        w = torch.empty(4, 4, dtype=dt)
+        nn.init.trunc_normal_(w, mean=0.0, std=1.0, a=2.0, b=3.0)
+        print(w.tolist(), w._version)
+    g = torch.Generator().manual_seed(3)
+    w = torch.empty(20)
+    print(nn.init.trunc_normal_(w, std=0.02, generator=g).tolist())
+    e = torch.empty(3, 5)
+    print(nn.init.eye_(e), e._version)
+    c = torch.empty(4, 2, 3)
+    print(nn.init.dirac_(c, 2), c._version)
+    c = torch.empty(2, 3, 3, 3)
+    print(nn.init.dirac_(c)[:, :, 1], c._version)
+    print(nn.init._calculate_fan_in_and_fan_out(torch.empty(8, 4, 3)))
+    print(nn.init._calculate_correct_fan(torch.empty(8, 4, 3), "fan_out"))
+    """,
+)
+errors(
+    "init/errors",
+    "import torch\nfrom torch import nn",
+    [
+        "nn.init.eye_(torch.empty(3))",
+        "nn.init.dirac_(torch.empty(3, 3))",
+        "nn.init.dirac_(torch.empty(3, 3, 3), 2)",
+        "nn.init._calculate_fan_in_and_fan_out(torch.empty(3))",
+        "nn.init._calculate_correct_fan(torch.empty(3, 3), 'fan')",
+        "nn.init.kaiming_normal_(torch.empty(3, 3), mode='fan')",
+    ],
+)

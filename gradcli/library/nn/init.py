@@ -19,6 +19,7 @@ from ...core.convert import type_name
 from ...core.tensor import Tensor
 from ...ops.creation import TorchGenerator, draws_from
 from ...engine import versions
+from ...ops.registry import FUNCTIONS as OPS
 
 
 def _tensor(t, fn):
@@ -128,7 +129,7 @@ def fan_in_and_fan_out(t):
 def _fan(t, mode):
     mode = mode.lower()
     if mode not in ("fan_in", "fan_out"):
-        raise GradValueError(f"Mode {mode} not supported, please use one of fan_in, fan_out")
+        raise GradValueError(f"Mode {mode} not supported, please use one of ['fan_in', 'fan_out']")
     fan_in, fan_out = fan_in_and_fan_out(t)
     return fan_in if mode == "fan_in" else fan_out
 
@@ -167,6 +168,80 @@ def xavier_normal_(tensor, gain=1.0, generator=None):
     return normal_(t, 0.0, std, generator)
 
 
+def _norm_cdf(x):
+    return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+
+def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
+    """Normal draws kept inside [a, b], by PyTorch's rejection: when the window holds
+    more than 0.3 of the mass, whole fresh normal draws replace the values outside it
+    until none is; otherwise uniform draws in [a, b], each accepted when the log of a
+    uniform draw is at most its log density below the peak, redrawn until all are."""
+    t = _tensor(tensor, "trunc_normal_")
+    if mean < a - 2 * std or mean > b + 2 * std:
+        context.warn(
+            "mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
+            "The distribution of values may be incorrect."
+        )
+    gen, shape, dtype = _gen(generator), t.data.shape, t.data.dtype
+    if _norm_cdf((b - mean) / std) - _norm_cdf((a - mean) / std) > 0.3:
+        lo, hi = dtype.type(a), dtype.type(b)
+        result = sampling.normal(gen, shape, mean, std, dtype)
+        drawn = result
+        while True:
+            outside = (result < lo) | (result > hi)
+            if not outside.any():
+                break
+            result = np.where(outside, sampling.normal(gen, shape, mean, std, dtype), result)
+        return _fill(t, result, ops=1 if result is drawn else 2)  # (normal_, copy_)
+    log_peak = -0.5 * ((max(a, min(mean, b)) - mean) / std) ** 2
+
+    def log_density(values):
+        c = OPS["sub"](Tensor(values), mean)
+        return OPS["sub"](OPS["mul"](OPS["pow"](OPS["div"](c, std), 2), -0.5), log_peak).data
+
+    def rejected(log_pdf):
+        u = Tensor(sampling.uniform(gen, shape, 0.0, 1.0, dtype))
+        return OPS["log"](u).data > log_pdf
+
+    result = drawn = sampling.uniform(gen, shape, a, b, dtype)
+    pending = rejected(log_density(result))
+    while pending.any():
+        candidates = sampling.uniform(gen, shape, a, b, dtype)
+        result = np.where(pending, candidates, result)
+        pending = np.where(pending, rejected(log_density(candidates)), pending)
+    return _fill(t, result, ops=1 if result is drawn else 2)  # (uniform_, copy_)
+
+
+def eye_(tensor):
+    t = _tensor(tensor, "eye_")
+    if t.data.ndim != 2:
+        raise GradValueError("Only tensors with 2 dimensions are supported")
+    return _fill(t, np.eye(*t.data.shape, dtype=t.data.dtype))
+
+
+def dirac_(tensor, groups=1):
+    """The identity of a convolution: a one at each kernel's centre, in as many input
+    channels as each group's output channels keep."""
+    t = _tensor(tensor, "dirac_")
+    shape = t.data.shape
+    if len(shape) not in (3, 4, 5):
+        raise GradValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    if shape[0] % groups != 0:
+        raise GradValueError("dim 0 must be divisible by groups")
+    per_group = shape[0] // groups
+    values = np.zeros(shape, dtype=t.data.dtype)
+    centre = tuple(s // 2 for s in shape[2:])
+    for g in range(groups):
+        for d in range(min(per_group, shape[1])):
+            values[(g * per_group + d, d, *centre)] = 1
+    return _fill(t, values, ops=1 + groups * min(per_group, shape[1]))  # (zero_, each one)
+
+
+def calculate_correct_fan(tensor, mode):
+    return _fan(_tensor(tensor, "_calculate_correct_fan"), mode)
+
+
 def orthogonal_(tensor, gain=1, generator=None):
     """A (semi-)orthogonal matrix from the QR factorisation of normal draws, as
     PyTorch's: the draws (rows x the rest) transposed when wider than tall, Q's columns
@@ -201,5 +276,11 @@ FUNCTIONS = {
         kaiming_normal_,
         xavier_uniform_,
         xavier_normal_,
+        trunc_normal_,
+        eye_,
+        dirac_,
     )
 }
+# private helpers of PyTorch's that custom layers' reset_parameters call
+FUNCTIONS["_calculate_fan_in_and_fan_out"] = fan_in_and_fan_out
+FUNCTIONS["_calculate_correct_fan"] = calculate_correct_fan
