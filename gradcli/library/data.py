@@ -7,6 +7,7 @@ the samples -- so a shuffled epoch after `manual_seed` visits what torch's visit
 
 from __future__ import annotations
 
+import bisect
 import math
 
 import numpy as np
@@ -105,6 +106,55 @@ class Subset(Dataset):
 
     def __repr__(self):
         return "<torch.utils.data.dataset.Subset object>"
+
+
+class ConcatDataset(Dataset):
+    """The samples of each dataset in turn: an index is found in the running totals of
+    their lengths (`cumulative_sizes`)."""
+
+    def __init__(self, datasets):
+        self.datasets = list(datasets)
+        if not self.datasets:
+            raise GradRuntimeError(
+                "datasets should not be an empty iterable", type_name="AssertionError"
+            )
+        total, self.cumulative_sizes = 0, []
+        for d in self.datasets:
+            if isinstance(d, IterableDataset):
+                raise GradRuntimeError(
+                    "ConcatDataset does not support IterableDataset", type_name="AssertionError"
+                )
+            total += _length(d)
+            self.cumulative_sizes.append(total)
+
+    def __getitem__(self, idx):
+        if idx < 0:
+            if -idx > len(self):
+                raise GradValueError("absolute value of index should not exceed dataset length")
+            idx = len(self) + idx
+        which = bisect.bisect_right(self.cumulative_sizes, idx)
+        start = self.cumulative_sizes[which - 1] if which else 0
+        if which == len(self.datasets):  # (past the end: the last dataset's own IndexError)
+            which -= 1
+            start = self.cumulative_sizes[which - 1] if which else 0
+        return self.datasets[which][idx - start]
+
+    def __len__(self):
+        return self.cumulative_sizes[-1]
+
+    def __iter__(self):  # (Python's sequence protocol: items until an IndexError)
+        return (self[i] for i in range(len(self)))
+
+    language_getitem = __getitem__
+    language_len = __len__
+    language_iter = __iter__
+    language_attrs = {
+        "datasets": lambda d: d.datasets,
+        "cumulative_sizes": lambda d: d.cumulative_sizes,
+    }
+
+    def __repr__(self):
+        return "<torch.utils.data.dataset.ConcatDataset object>"
 
 
 def random_split(dataset, lengths, generator=None):
@@ -332,6 +382,7 @@ def members():
         "get_worker_info": get_worker_info,
         "TensorDataset": TensorDataset,
         "Subset": Subset,
+        "ConcatDataset": ConcatDataset,
         "random_split": random_split,
         "DataLoader": DataLoader,
         "default_collate": default_collate,

@@ -22,7 +22,16 @@ DOCS = {
     "torch.nn.functional": "functional forms of the layers (also reached as F.NAME)",
     "torch.nn.init": "in-place initialisation of parameters, drawing torch's numbers",
     "torch.nn.utils": "gradient clipping (clip_grad_norm_, clip_grad_value_), "
-    "parameters_to_vector, skip_init",
+    "parameters_to_vector, skip_init, and rnn (padding and packing sequences)",
+    "torch.nn.utils.rnn": "sequences of different lengths: pad_sequence, PackedSequence, "
+    "pack_padded_sequence, pack_sequence, pad_packed_sequence",
+    "torch.nn.utils.rnn.pad_sequence": "sequences of different lengths padded into one tensor",
+    "torch.nn.utils.rnn.pack_padded_sequence": "a padded batch packed step by step for a "
+    "recurrent layer, given each sequence's length",
+    "torch.nn.utils.rnn.pad_packed_sequence": "a PackedSequence padded back: (padded, lengths)",
+    "torch.nn.utils.rnn.pack_sequence": "sequences of different lengths packed for a "
+    "recurrent layer",
+    "torch.nn.utils.rnn.invert_permutation": "the permutation that undoes the one given",
     "torch.autograd": "backward, grad, Function, functional, forward_ad, graph hooks",
     "torch.autograd.functional": "jacobian, hessian, vjp, jvp, hvp, vhp of a function",
     "torch.autograd.profiler": "profile: runs the block unprofiled, with a warning",
@@ -79,6 +88,9 @@ DOCS = {
     "torch.nn.init.kaiming_normal_": "He initialisation, normal",
     "torch.nn.init.xavier_uniform_": "Glorot initialisation, uniform",
     "torch.nn.init.xavier_normal_": "Glorot initialisation, normal",
+    "torch.nn.init.eye_": "fill the 2-D tensor with the identity matrix",
+    "torch.nn.init._calculate_fan_in_and_fan_out": "(fan_in, fan_out) of a weight's shape",
+    "torch.nn.init._calculate_correct_fan": "the weight's fan_in or fan_out, by mode",
     "torch.nn.Linear": "a fully connected layer: x @ weight.T + bias",
     "torch.nn.Bilinear": "x1^T W x2 + b for each output feature",
     "torch.nn.Conv2d": "a 2-D convolution over (N, C, H, W) input",

@@ -760,3 +760,86 @@ errors(
         "nn.init.kaiming_normal_(torch.empty(3, 3), mode='fan')",
     ],
 )
+case(
+    "rnn_utils/pad_pack_unpack",
+    """
+    import torch
+    from torch.nn.utils.rnn import pad_sequence, pack_padded_sequence, pad_packed_sequence
+    from torch.nn.utils.rnn import pack_sequence, PackedSequence
+    a = torch.arange(6.).reshape(3, 2).requires_grad_()
+    b = torch.ones(1, 2, requires_grad=True)
+    c = torch.full((2, 2), 5.0, requires_grad=True)
+    p = pad_sequence([a, b, c])
+    print(p, p.shape)
+    print(pad_sequence([a, b, c], batch_first=True, padding_value=-1.0, padding_side="left"))
+    q = pack_padded_sequence(pad_sequence([a, c, b], batch_first=True), [3, 2, 1], batch_first=True)
+    print(q)
+    print(isinstance(q, PackedSequence), isinstance(q, tuple), q.batch_sizes, len(q))
+    d, bs, si, ui = q
+    print(d.shape, bs, si, ui)
+    u, lens = pad_packed_sequence(q, batch_first=True, total_length=4)
+    print(u, lens)
+    (u * torch.arange(1., 5.).reshape(1, 4, 1)).sum().backward()
+    print(a.grad, b.grad, c.grad)
+    q2 = pack_sequence([b, a, c], enforce_sorted=False)
+    print(q2)
+    u2, l2 = pad_packed_sequence(q2)
+    print(u2, l2, u2.grad_fn)
+    print(pad_packed_sequence(q)[0].grad_fn)
+    """,
+)
+errors(
+    "rnn_utils/errors",
+    "import torch\nfrom torch.nn.utils.rnn import *\np = torch.zeros(3, 3, 2)",
+    [
+        "pack_padded_sequence(p, [1, 3, 2])",
+        "pack_padded_sequence(p, [3, 2])",
+        "pack_padded_sequence(p, [3, 2, 0])",
+        "pad_packed_sequence(pack_padded_sequence(p, [3, 2, 1]), total_length=2)",
+        "pad_sequence([])",
+    ],
+)
+case(
+    "rnn_utils/packed_recurrent_layers",
+    """
+    import torch
+    from torch import nn
+    from torch.nn.utils.rnn import pad_sequence, pack_padded_sequence, pad_packed_sequence
+    from torch.nn.utils.rnn import pack_sequence
+    torch.manual_seed(0)
+    layers = [
+        (nn.GRU, {}),
+        (nn.LSTM, {}),
+        (nn.RNN, {"nonlinearity": "relu"}),
+        (nn.GRU, {"num_layers": 2, "bidirectional": True}),
+        (nn.LSTM, {"bidirectional": True}),
+        (nn.RNN, {"num_layers": 2}),
+    ]
+    for dt in (torch.float32, torch.float64):
+        seqs = [torch.randn(n, 3, dtype=dt, requires_grad=True) for n in (2, 5, 3, 5)]
+        for cls, kw in layers:
+            m = cls(3, 4, **kw).to(dt)
+            packed = pack_sequence(seqs, enforce_sorted=False)
+            nd = m.num_layers * (2 if m.bidirectional else 1)
+            h0 = torch.randn(nd, 4, 4, dtype=dt, requires_grad=True)
+            hx = (h0, torch.randn(nd, 4, 4, dtype=dt)) if cls is nn.LSTM else h0
+            out, h = m(packed, hx)
+            padded, lens = pad_packed_sequence(out, batch_first=True)
+            hn = h[0] if cls is nn.LSTM else h
+            print(cls.__name__, kw, padded.shape, lens.tolist(), out.data.grad_fn, hn.grad_fn)
+            print(padded[:, -1].tolist())
+            print(hn.tolist())
+            loss = padded.pow(2).sum() + hn.sum()
+            loss.backward()
+            print([s.grad.tolist() for s in seqs[:2]])
+            print(h0.grad.tolist())
+            print(m.weight_hh_l0.grad.tolist())
+            for s in seqs:
+                s.grad = None
+            ordered = sorted(seqs, key=len, reverse=True)
+            out2, h2 = m(pack_padded_sequence(pad_sequence(ordered), [5, 5, 3, 2]))
+            print(out2.data.sum().item(), (h2[0] if cls is nn.LSTM else h2).sum().item())
+    m = nn.GRU(3, 4)
+    m(pack_sequence([torch.randn(2, 3)]), torch.zeros(1, 2, 4))
+    """,
+)

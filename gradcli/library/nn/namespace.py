@@ -9,6 +9,7 @@ from ...ops.registry import FUNCTIONS
 from ...ops.softmax import FUNCTIONAL as SOFTMAX_FUNCTIONAL
 from .. import counting
 from . import activations, attention, dropout, init, inplace_acts, reshaping, utils
+from .rnn_utils import FUNCTIONS_RNN
 from .containers import CONTAINERS
 from .layers import LAYERS, bilinear
 from .layers_more import LAYERS_MORE
@@ -40,7 +41,10 @@ def members(namespace):
         "Module": Module,
         "Parameter": Parameter,
         "init": namespace("torch.nn.init", dict(init.FUNCTIONS)),
-        "utils": namespace("torch.nn.utils", dict(utils.UTILS)),
+        "utils": namespace(
+            "torch.nn.utils",
+            {**utils.UTILS, "rnn": namespace("torch.nn.utils.rnn", dict(FUNCTIONS_RNN))},
+        ),
     }
     out.update(LAYERS)
     out.update(LAYERS_MORE)

@@ -26,6 +26,7 @@ from .init import uniform_
 from .layers import _empty, _int
 from .module import Module
 from .recurrent_layer import fits as _fits, run as _run_layer
+from .rnn_utils import PackedSequence
 
 _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "GRU": 3, "LSTM": 4}
 
@@ -175,6 +176,50 @@ def _layer_ops(mode, igates, h, w_hh, b_hh, reverse):
     return _f("stack", seq, 0), h
 
 
+def _narrow(h, start, n):
+    """Rows start..start+n of a state (an LSTM's: of both)."""
+    if isinstance(h, tuple):
+        return tuple(_f("narrow", x, 0, start, n) for x in h)
+    return _f("narrow", h, 0, start, n)
+
+
+def _joined(states):
+    if isinstance(states[0], tuple):
+        return tuple(_f("cat", list(parts), 0) for parts in zip(*states))
+    return _f("cat", list(states), 0)
+
+
+def _packed_layer(mode, igates, h, w_hh, b_hh, sizes, reverse):
+    """(outputs, final state) of one layer direction on a PackedSequence's input gates
+    (rows of each step's running sequences, one step after another), as PyTorch's
+    packed layers run it: forward, the states of the sequences that ended are set
+    aside as the batch shrinks and joined (longest last) at the end; reversed, the
+    steps from the last, the state growing by the initial states of the sequences
+    that start."""
+    outs, ended = [], []
+    if not reverse:
+        offset, last = 0, sizes[0]
+        for n in sizes:
+            if n < last:
+                ended.append(_narrow(h, n, last - n))
+                h = _narrow(h, 0, n)
+            h = _step(mode, _f("narrow", igates, 0, offset, n), h, w_hh, b_hh)
+            outs.append(h[0] if mode == "LSTM" else h)
+            offset, last = offset + n, n
+        return _f("cat", outs, 0), _joined([h, *ended[::-1]])
+    first = h
+    offset, last = int(igates.data.shape[0]), sizes[-1]
+    h = _narrow(first, 0, last)
+    for n in sizes[::-1]:
+        if n > last:
+            h = _joined([h, _narrow(first, last, n - last)])
+        offset -= n
+        h = _step(mode, _f("narrow", igates, 0, offset, n), h, w_hh, b_hh)
+        outs.append(h[0] if mode == "LSTM" else h)
+        last = n
+    return _f("cat", outs[::-1], 0), h
+
+
 def _check_hx(hx, lstm, batched):
     want = 3 if batched else 2
     kind = "batched 3-D" if batched else "unbatched 2-D"
@@ -214,6 +259,12 @@ def _size_check(input, input_size):
         raise GradRuntimeError(
             f"input.size(-1) must be equal to input_size. Expected {input_size}, got {got}"
         )
+
+
+def _permuted(hx, order):
+    if isinstance(hx, tuple):
+        return tuple(_f("index_select", h, 1, order) for h in hx)
+    return _f("index_select", hx, 1, order)
 
 
 class RNNBase(Module):
@@ -278,9 +329,10 @@ class RNNBase(Module):
             return get("weight_ih"), get("weight_hh"), get("bias_ih"), get("bias_hh")
         return get("weight_ih"), get("weight_hh"), None, None
 
-    def _run(self, input, hidden):
-        """PyTorch's layer stack on a (seq, batch, feature) input; `hidden` is one state
-        per layer and direction.  Returns (output, final states)."""
+    def _run(self, input, hidden, sizes=None):
+        """PyTorch's layer stack on a (seq, batch, feature) input, or a PackedSequence's
+        data and its batch sizes `sizes`; `hidden` is one state per layer and direction.
+        Returns (output, final states)."""
         finals = []
         layer_input = input
         dirs = ("", "_reverse") if self.bidirectional else ("",)
@@ -290,7 +342,9 @@ class RNNBase(Module):
                 w_ih, w_hh, b_ih, b_hh = self._layer_params(layer, suffix)
                 igates = _f("linear", layer_input, w_ih, b_ih)
                 h = hidden[layer * len(dirs) + d]
-                if _fits(self.mode, igates):
+                if sizes is not None:
+                    out, h = _packed_layer(self.mode, igates, h, w_hh, b_hh, sizes, bool(suffix))
+                elif _fits(self.mode, igates):
                     out, h = _run_layer(
                         self.mode, igates, h, w_hh, b_hh, bool(suffix), _step, _layer_ops
                     )
@@ -304,6 +358,8 @@ class RNNBase(Module):
         return layer_input, finals
 
     def forward(self, input, hx=None):
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx)
         if input.data.ndim not in (2, 3):
             raise GradValueError(
                 f"{type(self).__name__}: Expected input to be 2D or 3D, got "
@@ -354,6 +410,43 @@ class RNNBase(Module):
             output = _f("squeeze", output, batch_dim)
             h_n = tuple(_f("squeeze", h, 1) for h in h_n) if lstm else _f("squeeze", h_n, 1)
         return output, h_n
+
+    def _forward_packed(self, packed, hx):
+        """A PackedSequence in, a PackedSequence out (in its order), and the final
+        states in the order of the sequences given (PyTorch's permute_hidden)."""
+        data, batch_sizes, sorted_indices, unsorted_indices = packed
+        if data.data.ndim != 2:
+            raise GradRuntimeError(f"input must have 2 dimensions, got {data.data.ndim}")
+        _size_check(data, self.input_size)
+        sizes = [int(n) for n in batch_sizes.data]
+        n = self.num_layers * (2 if self.bidirectional else 1)
+        lstm = self.mode == "LSTM"
+        if hx is None:
+            zeros = FUNCTIONS["zeros"](n, sizes[0], self.hidden_size, dtype=data.data.dtype)
+            hx = (zeros, zeros) if lstm else zeros
+        else:
+            _check_hx(hx, lstm, True)
+            if sorted_indices is not None:
+                hx = _permuted(hx, sorted_indices)
+            expected = (n, sizes[0], self.hidden_size)
+            for i, h in enumerate(hx if lstm else (hx,)):
+                if tuple(h.data.shape) != expected:
+                    which = f"hidden[{i}]" if lstm else "hidden"
+                    raise GradRuntimeError(
+                        f"Expected {which} size {expected}, got {list(h.data.shape)}"
+                    )
+        if lstm:
+            hidden = list(zip(_f("unbind", hx[0], 0), _f("unbind", hx[1], 0)))
+        else:
+            hidden = list(_f("unbind", hx, 0))
+        output, finals = self._run(data, hidden, sizes)
+        if lstm:
+            h_n = (_f("stack", [h for h, _ in finals], 0), _f("stack", [c for _, c in finals], 0))
+        else:
+            h_n = _f("stack", finals, 0)
+        if unsorted_indices is not None:
+            h_n = _permuted(h_n, unsorted_indices)
+        return PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices), h_n
 
     def extra_repr(self):
         s = f"{self.input_size}, {self.hidden_size}"
