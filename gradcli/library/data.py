@@ -14,7 +14,7 @@ import numpy as np
 
 from ..numerics.random import sampling
 from ..runtime import context
-from ..runtime.errors import GradRuntimeError, GradTypeError, GradValueError
+from ..runtime.errors import GradError, GradRuntimeError, GradTypeError, GradValueError
 from ..core.convert import type_name
 from ..core.tensor import Tensor
 from ..ops.creation import draws_from
@@ -35,6 +35,9 @@ class Dataset:
         raise GradRuntimeError(
             "Subclasses of Dataset should implement __getitem__.", type_name="NotImplementedError"
         )
+
+    def __add__(self, other):  # (dataset + dataset: the samples of both, as PyTorch's)
+        return ConcatDataset([self, other])
 
 
 class IterableDataset(Dataset):
@@ -133,10 +136,9 @@ class ConcatDataset(Dataset):
                 raise GradValueError("absolute value of index should not exceed dataset length")
             idx = len(self) + idx
         which = bisect.bisect_right(self.cumulative_sizes, idx)
+        if which == len(self.datasets):  # (PyTorch's: its list of datasets indexed past its end)
+            raise GradError("list index out of range", type_name="IndexError")
         start = self.cumulative_sizes[which - 1] if which else 0
-        if which == len(self.datasets):  # (past the end: the last dataset's own IndexError)
-            which -= 1
-            start = self.cumulative_sizes[which - 1] if which else 0
         return self.datasets[which][idx - start]
 
     def __len__(self):

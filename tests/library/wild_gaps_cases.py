@@ -843,3 +843,35 @@ case(
     m(pack_sequence([torch.randn(2, 3)]), torch.zeros(1, 2, 4))
     """,
 )
+case(
+    "data/concat_dataset",
+    """
+    import torch
+    from torch.utils.data import Dataset, TensorDataset, ConcatDataset, DataLoader
+    class Squares(Dataset):
+        def __init__(self, n):
+            self.n = n
+        def __len__(self):
+            return self.n
+        def __getitem__(self, i):
+            if i >= self.n:
+                raise IndexError("out of range")
+            return torch.tensor([float(i * i)]), i
+    a = Squares(3)
+    b = TensorDataset(torch.arange(4.).unsqueeze(1) + 10, torch.arange(4) + 100)
+    c = ConcatDataset([a, b])
+    print(len(c), c.cumulative_sizes, c[0], c[3], c[-1], c[-7])
+    print([y for _, y in c])
+    print(len(c.datasets), type(c).__name__)
+    for x, y in DataLoader(c, batch_size=3):
+        print(x.tolist(), y.tolist())
+    both = a + b
+    print(type(both).__name__, len(both), both[4][1])
+    """,
+)
+errors(
+    "data/concat_dataset_errors",
+    "import torch\nfrom torch.utils.data import TensorDataset, ConcatDataset\n"
+    "c = ConcatDataset([TensorDataset(torch.zeros(3)), TensorDataset(torch.ones(4))])",
+    ["ConcatDataset([])", "c[-8]", "c[7]"],
+)
