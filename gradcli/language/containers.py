@@ -9,6 +9,7 @@ from ..core.convert import type_name
 from ..library.stdlib import DictView, LazyIterator
 from .parser import Tree
 from .iteration import iter_values
+from .items import del_item, get_item, set_item
 
 
 def _key(k):
@@ -77,7 +78,30 @@ def _remove(st, v):
         raise GradRuntimeError(repr(v), type_name="KeyError") from None
 
 
+def _getitem(o, k):
+    """o.__getitem__(k): o[k], a dict's missing key Python's KeyError."""
+    try:
+        return get_item(o, k)
+    except KeyError:
+        raise GradRuntimeError(repr(k), type_name="KeyError") from None
+
+
+def _contains(o, k):
+    return (_key(k) if isinstance(o, (dict, set, frozenset)) else k) in o
+
+
+def _sized(o, *args):
+    if args:  # (a method-wrapper of no arguments, in Python's words)
+        raise GradTypeError(f"expected 0 arguments, got {len(args)}")
+    return len(o)
+
+
+# the special methods a program calls by name (`d.__setitem__` in a lambda, `key=d.__getitem__`)
+_ITEMS = {"__getitem__": _getitem, "__contains__": _contains, "__len__": _sized}
+_MUTABLE = {**_ITEMS, "__setitem__": set_item, "__delitem__": del_item}
+
 DICT_METHODS = {
+    **_MUTABLE,
     "keys": lambda d: DictView(d, "keys"),
     "values": lambda d: DictView(d, "values"),
     "items": lambda d: DictView(d, "items"),
@@ -90,6 +114,8 @@ DICT_METHODS = {
     "popitem": _popitem,
 }
 SET_METHODS = {
+    "__contains__": _contains,
+    "__len__": _sized,
     "add": _set_add,
     "remove": _remove,
     "discard": lambda st, v: st.discard(_key(v)),
@@ -152,6 +178,8 @@ COUNTER_METHODS = {
 FROZENSET_METHODS = {
     k: SET_METHODS[k]
     for k in (
+        "__contains__",
+        "__len__",
         "copy",
         "union",
         "intersection",
@@ -203,9 +231,10 @@ def _list_sort(lst, *, key=None, reverse=False):
         raise GradTypeError(str(e)) from None
 
 
-TUPLE_METHODS = {"count": tuple.count, "index": tuple.index}
+TUPLE_METHODS = {"count": tuple.count, "index": tuple.index, **_ITEMS}
 
 LIST_MORE = {
+    **_MUTABLE,
     "extend": _one_argument("extend", _list_extend),
     "insert": _list_insert,
     "remove": _one_argument("remove", _list_remove),
@@ -251,6 +280,7 @@ def _maketrans(*args):
 
 
 STR_MORE = {
+    **_ITEMS,
     "expandtabs": _expandtabs,
     "translate": _translate,
     "isascii": str.isascii,

@@ -16,6 +16,26 @@ import pytest
 from conftest import run_inprocess
 
 PROGRAMS = {
+    "container_special_methods_by_name": """
+d = {"a": 1}
+f = lambda k, v: d.__setitem__(k, v)
+f("b", 2)
+print(d, d.__getitem__("b"), d.__contains__("a"), d.__len__(), "z" in d)
+d.__delitem__("a")
+print(d)
+lst = [3, 1, 2]
+lst.__setitem__(0, 9)
+print(lst, lst.__getitem__(-1), lst.__getitem__(slice(0, 2)), lst.__len__(), lst.__contains__(9))
+lst.__delitem__(1)
+print(lst, (1, 2).__getitem__(0), "abc".__getitem__(1), "abc".__len__(), "abc".__contains__("b"))
+print(sorted(["x", "y", "w"], key={"x": 2, "y": 1, "w": 3}.__getitem__), max(d, key=d.__getitem__))
+print({1, 2}.__contains__(2), {1, 2}.__len__())
+for bad in [lambda: d.__getitem__("q"), lambda: lst.__getitem__(10), lambda: lst.__setitem__(10, 1), lambda: d.__contains__([]), lambda: d.__len__(1), lambda: d.__delitem__("q"), lambda: lst.__getitem__("a")]:
+    try:
+        bad()
+    except Exception as e:
+        print(type(e).__name__, e)
+""",
     "type_is_after_dataclass_and_total_ordering": """
 import functools
 from dataclasses import dataclass
