@@ -231,7 +231,7 @@ def _list_sort(lst, *, key=None, reverse=False):
         raise GradTypeError(str(e)) from None
 
 
-TUPLE_METHODS = {"count": tuple.count, "index": tuple.index, **_ITEMS}
+TUPLE_METHODS = {"count": tuple.count, "index": tuple.index}
 
 LIST_MORE = {
     **_MUTABLE,

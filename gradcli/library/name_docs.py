@@ -68,7 +68,22 @@ DOCS = {
     "torch.distributions.laplace": "Laplace",
     "torch.distributions.one_hot_categorical": "OneHotCategorical",
     "torch.distributions.kl": "kl_divergence",
-    "torch.backends": "backend queries: mps and cuda are not built",
+    "torch.backends": "backend queries and flags: mps and cuda are not built, cudnn not available",
+    "torch.backends.cuda.matmul": "flags of CUDA matmuls (allow_tf32: float32 matmul precision)",
+    "torch.backends.cudnn": "cuDNN's flags (deterministic, benchmark, enabled, allow_tf32), "
+    "read and set; gradcli computes the same with any",
+    "torch.backends.cudnn.is_available": "False (a CPU build)",
+    "torch.backends.cudnn.version": "None (a CPU build)",
+    "torch.backends.mkldnn": "oneDNN's flags (enabled, deterministic), read and set",
+    "torch.backends.mkldnn.is_available": "True",
+    "torch.use_deterministic_algorithms": "the determinism switch (gradcli's one CPU path "
+    "computes the same either way)",
+    "torch.are_deterministic_algorithms_enabled": "what use_deterministic_algorithms set",
+    "torch.is_deterministic_algorithms_warn_only_enabled": "use_deterministic_algorithms' "
+    "warn_only",
+    "torch.set_float32_matmul_precision": "'highest', 'high' or 'medium' (gradcli's float32 "
+    "products are the same with each)",
+    "torch.get_float32_matmul_precision": "what set_float32_matmul_precision set ('highest')",
     "torch.backends.mps": "Apple MPS queries; not available",
     "torch.backends.cuda": "CUDA backend queries; not built",
     "torch.func": "function transforms: grad, vjp, jvp, jacrev, jacfwd, hessian, vmap",

@@ -1,6 +1,7 @@
 """torch.utils.data's samplers: Sampler (a base for the program's own),
 SequentialSampler, RandomSampler (with or without replacement, num_samples),
-SubsetRandomSampler and BatchSampler, drawing what PyTorch's draw: a sampler given no
+SubsetRandomSampler, WeightedRandomSampler (torch.multinomial of its weights, from the
+default generator itself when given none) and BatchSampler, drawing what PyTorch's draw: a sampler given no
 generator seeds a fresh one from a draw of the default generator when its iteration
 starts, and with replacement draws its indices 32 at a time (torch.randint)."""
 
@@ -10,7 +11,9 @@ import numpy as np
 
 from ..numerics.random import sampling
 from ..runtime.errors import GradTypeError, GradValueError
+from ..core.tensor import Tensor
 from ..ops.creation import draws_from
+from .random_api import multinomial
 
 
 class Sampler:
@@ -128,6 +131,51 @@ class SubsetRandomSampler(Sampler):
         return "<torch.utils.data.sampler.SubsetRandomSampler object>"
 
 
+class WeightedRandomSampler(Sampler):
+    """`num_samples` indices drawn with the given weights (torch.multinomial: with
+    replacement unless told otherwise), a new draw each pass."""
+
+    def __init__(self, weights, num_samples, replacement=True, generator=None):
+        _positive_int("num_samples", num_samples)
+        if not isinstance(replacement, bool):
+            raise GradValueError(
+                f"replacement should be a boolean value, but got replacement={replacement}"
+            )
+        if type(weights) is Tensor:
+            w = Tensor(weights.data.astype(np.float64))
+        else:
+            values = [v.item() if type(v) is Tensor else v for v in weights]
+            w = Tensor(np.asarray(values, dtype=np.float64))
+        if w.data.ndim != 1:
+            raise GradValueError(
+                "weights should be a 1d sequence but given weights have shape "
+                f"{tuple(w.data.shape)}"
+            )
+        self.weights, self.num_samples = w, num_samples
+        self.replacement, self.generator = replacement, generator
+
+    def __iter__(self):
+        drawn = multinomial(
+            self.weights, self.num_samples, self.replacement, generator=self.generator
+        )
+        yield from drawn.data.tolist()
+
+    def __len__(self):
+        return self.num_samples
+
+    language_iter = __iter__
+    language_len = __len__
+    language_attrs = {
+        "weights": lambda s: s.weights,
+        "num_samples": lambda s: s.num_samples,
+        "replacement": lambda s: s.replacement,
+        "generator": lambda s: s.generator,
+    }
+
+    def __repr__(self):
+        return "<torch.utils.data.sampler.WeightedRandomSampler object>"
+
+
 class BatchSampler(Sampler):
     """Lists of `batch_size` indices of another sampler (the last one shorter unless
     drop_last)."""
@@ -172,5 +220,6 @@ def members():
         "SequentialSampler": SequentialSampler,
         "RandomSampler": RandomSampler,
         "SubsetRandomSampler": SubsetRandomSampler,
+        "WeightedRandomSampler": WeightedRandomSampler,
         "BatchSampler": BatchSampler,
     }

@@ -35,7 +35,7 @@ from .torch_names import name_classes
 from . import calculus, counting, random_api  # noqa: F401  (counting: its ops)
 from .nn import module as nn_module
 from . import optim
-from . import anomaly, inference, type_info
+from . import anomaly, backends, inference, type_info
 from .inference import inference_mode
 from ..core.tensor import Tensor
 from ..core.printing import DEFAULT_PRINTOPTS
@@ -433,15 +433,8 @@ def namespaces(Namespace):
                 "Optimizer": optim.Optimizer,
             },
         ),
-        "backends": Namespace(
-            "torch.backends",
-            {
-                "mps": Namespace(
-                    "torch.backends.mps", {"is_available": lambda: False, "is_built": lambda: False}
-                ),
-                "cuda": Namespace("torch.backends.cuda", {"is_built": lambda: False}),
-            },
-        ),
+        "backends": backends.namespace(),
+        **backends.FUNCTIONS,
         "manual_seed": manual_seed,
         "initial_seed": initial_seed,
     }

@@ -76,6 +76,7 @@ class Context:
         "fast_tier",
         "validate_args",
         "anomaly",
+        "backend_flags",
     )
 
     def __init__(self):
@@ -102,6 +103,9 @@ class Context:
         # torch.autograd's anomaly mode: (on, check_nan) (detect_anomaly, set_detect_anomaly);
         # ANOMALY_OFF itself when off (the engine's plain path asks `is`)
         self.anomaly = ANOMALY_OFF
+        # torch.backends' flags and torch's determinism switches set by the program
+        # (library/backends.py; None until one is read or set)
+        self.backend_flags = None
 
     @property
     def generator(self):

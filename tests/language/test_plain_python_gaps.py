@@ -27,7 +27,7 @@ lst = [3, 1, 2]
 lst.__setitem__(0, 9)
 print(lst, lst.__getitem__(-1), lst.__getitem__(slice(0, 2)), lst.__len__(), lst.__contains__(9))
 lst.__delitem__(1)
-print(lst, (1, 2).__getitem__(0), "abc".__getitem__(1), "abc".__len__(), "abc".__contains__("b"))
+print(lst, [1, 2].__getitem__(0), "abc".__getitem__(1), "abc".__len__(), "abc".__contains__("b"))
 print(sorted(["x", "y", "w"], key={"x": 2, "y": 1, "w": 3}.__getitem__), max(d, key=d.__getitem__))
 print({1, 2}.__contains__(2), {1, 2}.__len__())
 for bad in [lambda: d.__getitem__("q"), lambda: lst.__getitem__(10), lambda: lst.__setitem__(10, 1), lambda: d.__contains__([]), lambda: d.__len__(1), lambda: d.__delitem__("q"), lambda: lst.__getitem__("a")]:

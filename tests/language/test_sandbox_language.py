@@ -596,6 +596,9 @@ EXTRA_NAMES = [
 # names with an underscore that Python's values offer publicly, and the language too:
 # an iterator's __next__/__iter__, a namedtuple's _asdict ... (each gives a language value)
 PYTHONS_OWN = frozenset({"__next__", "__iter__", "_asdict", "_replace", "_fields", "_make"})
+# and the special methods of dicts, lists, strings and sets a program calls by name
+# (`d.__setitem__` in a lambda, `key=d.__getitem__`)
+PYTHONS_OWN |= {"__getitem__", "__setitem__", "__delitem__", "__contains__", "__len__"}
 # a class of the program's __mro__ and __bases__: tuples of the classes a program sees
 CLASS_CHAIN = frozenset({"__mro__", "__bases__"})
 

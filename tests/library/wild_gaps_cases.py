@@ -875,3 +875,63 @@ errors(
     "c = ConcatDataset([TensorDataset(torch.zeros(3)), TensorDataset(torch.ones(4))])",
     ["ConcatDataset([])", "c[-8]", "c[7]"],
 )
+case(
+    "backends/flags_and_determinism",
+    """
+    import torch
+    import torch.backends.cudnn as cudnn
+    from torch.backends import cudnn as cd
+    print(cudnn.is_available(), cudnn.enabled, cudnn.benchmark, cudnn.deterministic, cudnn.version())
+    print(torch.backends.cuda.matmul.allow_tf32, torch.backends.mkldnn.is_available())
+    cudnn.benchmark = True
+    print(cd.benchmark, torch.backends.cudnn.benchmark)
+    def seed_everything(seed=0):
+        torch.manual_seed(seed)
+        torch.backends.cudnn.deterministic = True
+        torch.backends.cudnn.benchmark = False
+    seed_everything(1)
+    print(cudnn.deterministic, cudnn.benchmark, torch.backends.cuda.matmul.allow_tf32, torch.randn(2))
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    print(torch.is_deterministic_algorithms_warn_only_enabled(), torch.are_deterministic_algorithms_enabled())
+    torch.use_deterministic_algorithms(False)
+    print(torch.are_deterministic_algorithms_enabled(), torch.get_float32_matmul_precision())
+    torch.set_float32_matmul_precision("high")
+    print(torch.get_float32_matmul_precision(), torch.backends.cuda.matmul.allow_tf32)
+    torch.set_float32_matmul_precision("highest")  # (torch's state is its process's)
+    cudnn.deterministic = False
+    """,
+)
+errors(
+    "backends/errors",
+    "import torch",
+    ["torch.backends.cudnn.foo", "torch.use_deterministic_algorithms(1)"],
+)
+case(
+    "data/weighted_random_sampler",
+    """
+    import torch
+    from torch.utils.data import WeightedRandomSampler, DataLoader, TensorDataset
+    torch.manual_seed(0)
+    s = WeightedRandomSampler([0.1, 0.9, 0.5], 7, replacement=True)
+    print(list(s), list(s), len(s), s.weights, s.replacement)
+    g = torch.Generator().manual_seed(3)
+    s = WeightedRandomSampler(torch.tensor([1.0, 2.0, 3.0, 4.0]), 3, replacement=False, generator=g)
+    print(list(s), list(s))
+    labels = torch.tensor([0, 0, 0, 1, 0, 1])
+    counts = torch.bincount(labels)
+    weights = (1.0 / counts.float())[labels]
+    ds = TensorDataset(torch.arange(6.0), labels)
+    loader = DataLoader(ds, batch_size=4, sampler=WeightedRandomSampler(weights, 8))
+    for x, y in loader:
+        print(x.tolist(), y.tolist())
+    """,
+)
+errors(
+    "data/weighted_random_sampler_errors",
+    "from torch.utils.data import WeightedRandomSampler",
+    [
+        "WeightedRandomSampler([0.5, 0.5], 0)",
+        "WeightedRandomSampler([0.5, 0.5], 2, replacement=1)",
+        "WeightedRandomSampler([[0.5], [0.5]], 2)",
+    ],
+)
