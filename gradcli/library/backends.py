@@ -4,14 +4,16 @@ flags (`deterministic`, `benchmark`, `enabled`, `allow_tf32`), `torch.backends.c
 and `torch.backends.mkldnn`'s, read and set as module attributes (each run's own values,
 from PyTorch's defaults; `cuda.matmul.allow_tf32` is float32 matmul precision below
 "highest", as PyTorch's); `torch.use_deterministic_algorithms` and
-`torch.set_float32_matmul_precision` with their queries.  Nothing here changes what gradcli
+`torch.set_float32_matmul_precision` with their queries; `torch.set_num_threads`.  Nothing here changes what gradcli
 computes: it runs one CPU path, the same with any of them."""
 
 from __future__ import annotations
 
+import os
+
 from ..core.convert import type_name
 from ..runtime import context
-from ..runtime.errors import GradTypeError
+from ..runtime.errors import GradRuntimeError, GradTypeError
 from .values import Module
 
 # each module's flags and PyTorch's defaults (a CPU build: cuDNN not available)
@@ -99,7 +101,23 @@ def set_float32_matmul_precision(precision):
     _flags_of_run()["fp32"] = precision
 
 
+def set_num_threads(n):
+    """torch.set_num_threads(n): what get_num_threads() then gives (gradcli's own threads
+    are its own: the values are the same with any)."""
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise GradRuntimeError(f"set_num_threads expects an int, but got {type_name(n)}")
+    if n <= 0:
+        raise GradRuntimeError("set_num_threads expects a positive integer")
+    _flags_of_run()["threads"] = n
+
+
+def get_num_threads():
+    return _flags_of_run().get("threads") or os.cpu_count() or 1
+
+
 FUNCTIONS = {
+    "set_num_threads": set_num_threads,
+    "get_num_threads": get_num_threads,
     "use_deterministic_algorithms": use_deterministic_algorithms,
     "are_deterministic_algorithms_enabled": lambda: _flags_of_run()["deterministic"],
     "is_deterministic_algorithms_warn_only_enabled": lambda: _flags_of_run()["warn_only"],

@@ -76,6 +76,11 @@ DOCS = {
     "torch.backends.cudnn.version": "None (a CPU build)",
     "torch.backends.mkldnn": "oneDNN's flags (enabled, deterministic), read and set",
     "torch.backends.mkldnn.is_available": "True",
+    "torch.get_num_threads": "what set_num_threads set (else the machine's CPU count)",
+    "torch.utils.checkpoint": "checkpoint and checkpoint_sequential: the same values and "
+    "gradients, the function run once",
+    "torch.utils.checkpoint.checkpoint": "function(*args) checkpointed (use_reentrant: "
+    "PyTorch's two variants' nodes and warnings)",
     "torch.use_deterministic_algorithms": "the determinism switch (gradcli's one CPU path "
     "computes the same either way)",
     "torch.are_deterministic_algorithms_enabled": "what use_deterministic_algorithms set",

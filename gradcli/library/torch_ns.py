@@ -35,7 +35,7 @@ from .torch_names import name_classes
 from . import calculus, counting, random_api  # noqa: F401  (counting: its ops)
 from .nn import module as nn_module
 from . import optim
-from . import anomaly, backends, inference, type_info
+from . import anomaly, backends, checkpointing, inference, type_info
 from .inference import inference_mode
 from ..core.tensor import Tensor
 from ..core.printing import DEFAULT_PRINTOPTS
@@ -423,7 +423,12 @@ def namespaces(Namespace):
         ),
         "utils": Namespace(
             "torch.utils",
-            {"data": Namespace("torch.utils.data", load=lambda: _data_members(Namespace))},
+            {
+                "data": Namespace("torch.utils.data", load=lambda: _data_members(Namespace)),
+                "checkpoint": Namespace(
+                    "torch.utils.checkpoint", load=lambda: dict(checkpointing.MEMBERS)
+                ),
+            },
         ),
         "distributions": Namespace("torch.distributions", load=lambda: _distributions(Namespace)),
         "optim": Namespace(

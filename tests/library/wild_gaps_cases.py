@@ -935,3 +935,73 @@ errors(
         "WeightedRandomSampler([[0.5], [0.5]], 2)",
     ],
 )
+case(
+    "functional/gumbel_softmax",
+    """
+    import torch
+    import torch.nn.functional as F
+    torch.manual_seed(0)
+    for dt in (torch.float32, torch.float64):
+        logits = torch.randn(3, 5, dtype=dt, requires_grad=True)
+        y = F.gumbel_softmax(logits, tau=0.5)
+        print(y, y.grad_fn)
+        h = F.gumbel_softmax(logits, tau=1.0, hard=True, dim=0)
+        print(h, h.grad_fn)
+        (y * torch.arange(5.0, dtype=dt)).sum().backward(retain_graph=True)
+        (h[:, 1] * 2).sum().backward()
+        print(logits.grad)
+    print(F.gumbel_softmax(torch.zeros(2, 3), hard=True).sum(1))
+    """,
+)
+case(
+    "checkpoint/both_variants",
+    """
+    import torch
+    import torch.nn as nn
+    from torch.utils.checkpoint import checkpoint, checkpoint_sequential
+    torch.manual_seed(0)
+    block = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 3))
+    x = torch.randn(2, 3, requires_grad=True)
+    y = checkpoint(block, x, use_reentrant=False)
+    print(y, y.grad_fn)
+    y.sum().backward()
+    print(x.grad, block[0].weight.grad)
+    block.zero_grad(); x.grad = None
+    z = checkpoint(block, x, use_reentrant=True)
+    print(z, z.grad_fn)
+    (z ** 2).sum().backward()
+    print(x.grad, block[2].bias.grad)
+    w = checkpoint(block, torch.randn(2, 3), use_reentrant=True)
+    print(w.requires_grad)
+    def two(a, b):
+        return a * b, a + b
+    p, q = checkpoint(two, x, torch.ones(2, 3), use_reentrant=True)
+    print(p.grad_fn, q.grad_fn)
+    seq = nn.Sequential(nn.Linear(3, 3), nn.ReLU(), nn.Linear(3, 3), nn.ReLU(), nn.Linear(3, 1))
+    out = checkpoint_sequential(seq, 2, x, use_reentrant=False)
+    print(out, out.grad_fn)
+    out2 = checkpoint_sequential(seq, 2, x, use_reentrant=True)
+    out2.sum().backward()
+    print(out2.grad_fn, seq[0].weight.grad)
+    try:
+        checkpoint(two, x, b=torch.ones(2, 3), use_reentrant=True)
+    except ValueError as e:
+        print(e)
+    print(checkpoint(block, x).shape)
+    """,
+)
+case(
+    "threads/set_num_threads",
+    """
+    import torch
+    n = torch.get_num_threads()
+    torch.set_num_threads(3)
+    print(torch.get_num_threads())
+    torch.set_num_threads(n)  # (torch's threads are its process's)
+    """,
+)
+errors(
+    "threads/errors",
+    "import torch",
+    ["torch.set_num_threads(0)", "torch.set_num_threads(1.5)"],
+)

@@ -1,6 +1,7 @@
 """torch.nn's channel-wise dropout: F.dropout1d/2d/3d and the modules Dropout1d/2d/3d.
 Each zeroes whole channels (input[i, j]) through ATen's feature_dropout, with the
-checks, warnings and unbatched handling of PyTorch's Python functions."""
+checks, warnings and unbatched handling of PyTorch's Python functions.  And the other
+random function of torch.nn.functional, F.gumbel_softmax (PyTorch's ops and draws)."""
 
 from __future__ import annotations
 
@@ -110,5 +111,26 @@ class Dropout3d(_DropoutNd):
     fn = staticmethod(dropout3d)
 
 
-FUNCTIONAL = {"dropout1d": dropout1d, "dropout2d": dropout2d, "dropout3d": dropout3d}
+def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    """Softmax of (logits + Gumbel noise) / tau, the noise -log of exponential draws; with
+    `hard`, the one-hot of its argmax with the soft sample's gradient (straight through)."""
+    f = FUNCTIONS
+    logits = tensor_arg(logits)
+    if eps != 1e-10:
+        context.current.warn("`eps` parameter is deprecated and has no effect.")
+    noise = f["neg"](f["log"](f["exponential_"](f["empty_like"](logits))))
+    y_soft = f["softmax"](f["div"](f["add"](logits, noise), tau), dim)
+    if not hard:
+        return y_soft
+    index = f["max"](y_soft, dim, keepdim=True)[1]
+    y_hard = f["scatter_"](f["zeros_like"](logits), dim, index, 1.0)
+    return f["add"](f["sub"](y_hard, f["detach"](y_soft)), y_soft)
+
+
+FUNCTIONAL = {
+    "dropout1d": dropout1d,
+    "dropout2d": dropout2d,
+    "dropout3d": dropout3d,
+    "gumbel_softmax": gumbel_softmax,
+}
 LAYERS = {c.__name__: c for c in (Dropout1d, Dropout2d, Dropout3d)}
