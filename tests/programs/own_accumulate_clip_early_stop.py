@@ -1,9 +1,10 @@
-# Everyday training code around a small regression net: gradient accumulation over micro-batches (loss divided by the steps), clip_grad_norm_ returning the total norm, clip_grad_value_, a tensor hook that records gradient norms, a module forward hook and a full backward hook, an early-stopping class with @property and a setter, __repr__ and __lt__ for sorting checkpoints, try/except/else/finally, f-strings with = and format specs, dict.get with a default, dict merging with |, and the best weights restored by load_state_dict (written for this test: code in the shape people bring, no adaptation).
+# Everyday training code around a small regression net: gradient accumulation over micro-batches (loss divided by the steps), clip_grad_norm_ returning the total norm, clip_grad_value_, a tensor hook that records gradient norms, a module forward hook and a full backward hook, an early-stopping class with @property and a setter, __repr__ and __lt__ for sorting checkpoints, try/except/else/finally, f-strings with = and format specs, dict.get with a default, dict merging with |, the best weights restored by load_state_dict, and torch.utils.checkpoint on the hidden block (written for this test: code in the shape people bring, no adaptation).
 import copy
 import math
 import torch
 import torch.nn as nn
 from torch.nn.utils import clip_grad_norm_, clip_grad_value_
+from torch.utils.checkpoint import checkpoint
 
 torch.manual_seed(123)
 X = torch.randn(48, 5)
@@ -109,3 +110,10 @@ config = defaults | overrides
 print(config, f"{len(config):,} keys", f"{1234567.891:,.2f}", f"{0.000123:.2e}", f"{'x'!r:>5}")
 first, *rest = [p.numel() for p in model.parameters()]
 print(first, rest, sum(rest), f"{sum(p.numel() for p in model.parameters()):_}")
+
+# activation checkpointing of the hidden block gives the same gradients as the plain run
+xb = X[:6].requires_grad_()
+plain = torch.autograd.grad(loss_fn(model(xb), y[:6]), [xb, model[0].weight])
+hidden = checkpoint(lambda t: model[1](model[0](t)), xb, use_reentrant=False)
+ckpt = torch.autograd.grad(loss_fn(model[2](hidden), y[:6]), [xb, model[0].weight])
+print([torch.equal(a, b) for a, b in zip(plain, ckpt)], hidden.grad_fn)

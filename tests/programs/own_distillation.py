@@ -1,9 +1,15 @@
-# Knowledge distillation: a teacher trained briefly, then a smaller student trained on a mix of the hard-label cross entropy and the KL divergence between temperature-softened distributions (F.kl_div on log_softmax with reduction="batchmean" and log_target, scaled by T squared), nn.KLDivLoss, label smoothing, soft-target cross entropy with probabilities, agreement and accuracy as metrics in a dict comprehension, f-strings with format specs (written for this test: code in the shape people bring, no adaptation).
+# Knowledge distillation (seeded by a helper that also sets torch.backends.cudnn's flags): a teacher trained briefly, then a smaller student trained on a mix of the hard-label cross entropy and the KL divergence between temperature-softened distributions (F.kl_div on log_softmax with reduction="batchmean" and log_target, scaled by T squared), nn.KLDivLoss, label smoothing, soft-target cross entropy with probabilities, agreement and accuracy as metrics in a dict comprehension, f-strings with format specs (written for this test: code in the shape people bring, no adaptation).
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-torch.manual_seed(42)
+def seed_everything(seed):
+    torch.manual_seed(seed)
+    torch.backends.cudnn.deterministic = True
+    torch.backends.cudnn.benchmark = False
+
+
+seed_everything(42)
 N, D, C = 64, 10, 4
 X = torch.randn(N, D)
 true_w = torch.randn(D, C)
@@ -87,4 +93,7 @@ teacher.zero_grad()
 loss.backward()
 print(student[0].bias.grad)
 print(all(p.grad is None for p in teacher.parameters()), loss.grad_fn)
+# a differentiable discrete choice of the student's class, soft and straight-through
+choice = F.gumbel_softmax(s.detach().requires_grad_(), tau=0.5, hard=True)
+print(choice, choice.grad_fn, torch.backends.cudnn.deterministic)
 print(F.softmax(torch.tensor([1.0, 2.0, 3.0]) / torch.tensor([0.5, 1.0, 5.0]).unsqueeze(1), dim=1))

@@ -1,7 +1,7 @@
-# A map-style Dataset of variable-length sequences (__getitem__, __len__, __repr__), a DataLoader with a custom collate_fn that sorts by length, unzips with zip(*batch) and pads with pad_sequence, a shuffled loader seeded by a torch.Generator, Subset and ConcatDataset, pack_padded_sequence into a GRU and pad_packed_sequence back, a masked mean-pooled classifier trained a few epochs with a metrics dict (written for this test: code in the shape people bring, no adaptation).
+# A map-style Dataset of variable-length sequences (__getitem__, __len__, __repr__), a DataLoader with a custom collate_fn that sorts by length, unzips with zip(*batch) and pads with pad_sequence, a shuffled loader seeded by a torch.Generator, Subset and ConcatDataset, a WeightedRandomSampler balancing the classes, pack_padded_sequence into a GRU and pad_packed_sequence back, a masked mean-pooled classifier trained a few epochs with a metrics dict (written for this test: code in the shape people bring, no adaptation).
 import torch
 import torch.nn as nn
-from torch.utils.data import Dataset, DataLoader, Subset, ConcatDataset
+from torch.utils.data import Dataset, DataLoader, Subset, ConcatDataset, WeightedRandomSampler
 from torch.nn.utils.rnn import pad_sequence, pack_padded_sequence, pad_packed_sequence
 
 torch.manual_seed(0)
@@ -84,6 +84,12 @@ for epoch in range(3):
         acc = (model(vp, vl).argmax(-1) == vy).float().mean().item()
     history.append({"epoch": epoch, "loss": total / seen, "val_acc": acc})
     print(" ".join(f"{k}={v:.4f}" if isinstance(v, float) else f"{k}={v}" for k, v in history[-1].items()))
+
+# a class-balanced loader: each sample weighted by the inverse frequency of its label
+labels = torch.tensor([full[i][1] for i in range(len(full))])
+weights = (1.0 / torch.bincount(labels).float())[labels]
+balanced = DataLoader(full, batch_size=8, sampler=WeightedRandomSampler(weights, 16), collate_fn=collate)
+print([y.tolist() for _, _, y in balanced], torch.bincount(labels).tolist())
 
 best = max(history, key=lambda h: (h["val_acc"], -h["loss"]))
 print("best epoch", best["epoch"], model.out.weight.grad.abs().sum() > 0)
