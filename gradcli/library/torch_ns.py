@@ -35,7 +35,7 @@ from .torch_names import name_classes
 from . import calculus, counting, random_api  # noqa: F401  (counting: its ops)
 from .nn import module as nn_module
 from . import optim
-from . import anomaly, backends, checkpointing, inference, type_info
+from . import amp, anomaly, backends, checkpointing, inference, type_info
 from .inference import inference_mode
 from ..core.tensor import Tensor
 from ..core.printing import DEFAULT_PRINTOPTS
@@ -649,9 +649,11 @@ def namespace() -> dict:
                 "graph": Module("torch.autograd.graph", load=_graph_members),
             },
         )
+        amp_names = amp.namespaces(Module)
         cuda = Module(
             "torch.cuda",
             {
+                "amp": amp_names.pop("cuda_amp"),
                 "is_available": lambda: False,
                 "device_count": lambda: 0,
                 # (seeding CUDA's generators: PyTorch queues it until CUDA starts; it never does)
@@ -661,6 +663,8 @@ def namespace() -> dict:
         )
         torch_members.update(
             {
+                "cpu": Module("torch.cpu", {"amp": amp_names.pop("cpu_amp")}),
+                **amp_names,
                 "nn": nn,
                 "autograd": autograd,
                 "cuda": cuda,

@@ -1005,3 +1005,68 @@ errors(
     "import torch",
     ["torch.set_num_threads(0)", "torch.set_num_threads(1.5)"],
 )
+case(
+    "amp/autocast_off_and_grad_scaler",
+    """
+    import torch
+    import torch.nn as nn
+    torch.manual_seed(0)
+    m = nn.Linear(3, 1)
+    opt = torch.optim.SGD(m.parameters(), lr=0.1)
+    x = torch.randn(4, 3)
+    use_amp = False
+    scaler = torch.amp.GradScaler("cpu", enabled=use_amp)
+    print(scaler.is_enabled(), scaler.get_scale(), scaler.state_dict())
+    for step in range(2):
+        opt.zero_grad()
+        with torch.autocast(device_type="cpu", dtype=torch.float16, enabled=use_amp):
+            loss = m(x).pow(2).mean()
+        print(torch.is_autocast_enabled(), loss)
+        scaler.scale(loss).backward()
+        scaler.unscale_(opt)
+        print(scaler.step(opt))
+        scaler.update()
+    print(m.weight)
+    s2 = torch.amp.GradScaler("cpu", init_scale=1024.0, growth_interval=2)
+    print(s2.is_enabled(), s2.get_scale())
+    for step in range(3):
+        opt.zero_grad()
+        loss = m(x).pow(2).mean()
+        sl = s2.scale(loss)
+        print(sl, sl.grad_fn)
+        sl.backward()
+        print(m.bias.grad)
+        s2.unscale_(opt)
+        print(m.bias.grad)
+        s2.step(opt)
+        s2.update()
+        print(s2.get_scale(), s2.state_dict())
+    opt.zero_grad()
+    loss = m(x).pow(2).mean() * float("inf")
+    s2.scale(loss).backward()
+    s2.step(opt); s2.update()
+    print(s2.get_scale(), m.bias)
+    sc = torch.cuda.amp.GradScaler(enabled=False)
+    print(sc.is_enabled())
+    with torch.autocast("cuda", enabled=False):
+        print("ok")
+    with torch.cpu.amp.autocast(enabled=False):
+        print("ok2")
+    @torch.autocast("cpu", enabled=False)
+    def forward(t):
+        return m(t).sum()
+    print(forward(x))
+    """,
+)
+errors(
+    "amp/scaler_errors",
+    "import torch\nm = torch.nn.Linear(2, 1)\nopt = torch.optim.SGD(m.parameters(), lr=0.1)\n"
+    "s = torch.amp.GradScaler('cpu')\ns.scale(m(torch.ones(1, 2)).sum()).backward()",
+    [
+        "s.unscale_(opt)\ns.unscale_(opt)",
+        "s.step(opt)\ns.step(opt)",
+        "s.step(opt)\ns.unscale_(opt)",
+        "s.update()",
+        "s.step(opt, closure=lambda: 0)",
+    ],
+)
