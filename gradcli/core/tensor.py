@@ -18,6 +18,7 @@ import numpy as np
 
 from ..runtime import context
 from ..runtime.errors import GradRuntimeError, GradValueError
+from . import parameter
 
 _counter = itertools.count()
 #: the next creation number, shared by tensors and graph nodes (engine/function.py: a node's
@@ -168,6 +169,8 @@ class Tensor:
         new = Tensor(self.data.copy(), requires_grad=self.requires_grad)
         if self.grad is not None:
             new.grad = Tensor(self.grad.data.copy())
+        if parameter.is_parameter(self):  # (a Parameter's copy is a Parameter)
+            parameter.mark(new)
         memo[id(self)] = new
         return new
 

@@ -76,6 +76,13 @@ DOCS = {
     "torch.backends.cudnn.version": "None (a CPU build)",
     "torch.backends.mkldnn": "oneDNN's flags (enabled, deterministic), read and set",
     "torch.backends.mkldnn.is_available": "True",
+    "torch.optim.swa_utils": "weight averaging: AveragedModel (SWA, EMA), SWALR",
+    "torch.optim.swa_utils.get_ema_multi_avg_fn": "the EMA update of AveragedModel "
+    "(lerp_ by 1 - decay)",
+    "torch.optim.swa_utils.get_swa_multi_avg_fn": "the SWA update of AveragedModel "
+    "(lerp_ by 1 / (n + 1))",
+    "torch.optim.swa_utils.get_ema_avg_fn": "EMA of one tensor: decay * ema + (1 - decay) * p",
+    "torch.optim.swa_utils.get_swa_avg_fn": "SWA of one tensor: avg + (p - avg) / (n + 1)",
     "torch.cpu": "the CPU's modules: amp",
     "torch.cpu.amp": "the deprecated spelling of torch.amp for the CPU",
     "torch.cpu.amp.autocast": "deprecated: torch.amp.autocast('cpu', ...)",

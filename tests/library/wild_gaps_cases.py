@@ -1070,3 +1070,57 @@ errors(
         "s.step(opt, closure=lambda: 0)",
     ],
 )
+case(
+    "swa_utils/averaged_models_and_swalr",
+    """
+    import torch
+    import torch.nn as nn
+    from torch.optim.swa_utils import AveragedModel, SWALR, get_ema_multi_avg_fn, get_ema_avg_fn
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.ReLU(), nn.Linear(4, 1))
+    swa = AveragedModel(model)
+    ema = AveragedModel(model, multi_avg_fn=get_ema_multi_avg_fn(0.9))
+    ema2 = AveragedModel(model, avg_fn=get_ema_avg_fn(0.8), use_buffers=True)
+    print(swa)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    sched = SWALR(opt, swa_lr=0.05, anneal_epochs=3, anneal_strategy="cos")
+    x, y = torch.randn(16, 3), torch.randn(16, 1)
+    for epoch in range(5):
+        loss = nn.functional.mse_loss(model(x), y)
+        opt.zero_grad(); loss.backward(); opt.step()
+        swa.update_parameters(model); ema.update_parameters(model); ema2.update_parameters(model)
+        sched.step()
+        print(epoch, round(loss.item(), 5), sched.get_last_lr(), swa.n_averaged)
+    print(swa.module[0].weight)
+    print(ema.module[3].bias, ema2.module[3].bias, ema2.module[1].running_mean)
+    print(swa.module[1].running_mean, model[1].running_mean)
+    swa.eval()
+    print(swa(x[:2]))
+    print([n for n, _ in swa.named_buffers()][:3], sorted(swa.state_dict())[:4])
+    lin = SWALR(torch.optim.SGD([nn.Parameter(torch.ones(1))], lr=1.0), swa_lr=[0.1], anneal_epochs=2, anneal_strategy="linear")
+    for _ in range(3):
+        lin.optimizer.step(); lin.step(); print(lin.get_last_lr())
+    for bad in [lambda: SWALR(opt, 0.1, anneal_strategy="exp"), lambda: SWALR(opt, 0.1, anneal_epochs=-1), lambda: get_ema_multi_avg_fn(2.0)]:
+        try:
+            bad()
+        except ValueError as e:
+            print(e)
+    """,
+)
+case(
+    "copy/deepcopy_keeps_parameters",
+    """
+    import copy
+    import torch
+    torch.manual_seed(0)
+    m = torch.nn.Linear(2, 1)
+    m2 = copy.deepcopy(m)
+    print(m2.bias, isinstance(m2.weight, torch.nn.Parameter))
+    sd = copy.deepcopy(m.state_dict())
+    print(sd["bias"], isinstance(sd["bias"], torch.nn.Parameter))
+    p = torch.nn.Parameter(torch.ones(2))
+    q = copy.deepcopy([p, p])
+    print(q[0], q[0] is q[1], type(q[0]).__name__)
+    print(copy.deepcopy(m2.bias.detach()))
+    """,
+)
