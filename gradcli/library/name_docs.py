@@ -83,6 +83,10 @@ DOCS = {
     "(lerp_ by 1 / (n + 1))",
     "torch.optim.swa_utils.get_ema_avg_fn": "EMA of one tensor: decay * ema + (1 - decay) * p",
     "torch.optim.swa_utils.get_swa_avg_fn": "SWA of one tensor: avg + (p - avg) / (n + 1)",
+    "torch.nn.functional.embedding_bag": "each bag of indices (offsets, or a 2-D input's "
+    "rows) reduced to one row of the table: sum, mean or max",
+    "torch.nn.EmbeddingBag": "a table of embeddings reduced per bag (sum, mean, max): "
+    "text classifiers' layer",
     "torch.cpu": "the CPU's modules: amp",
     "torch.cpu.amp": "the deprecated spelling of torch.amp for the CPU",
     "torch.cpu.amp.autocast": "deprecated: torch.amp.autocast('cpu', ...)",

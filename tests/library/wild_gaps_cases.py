@@ -1124,3 +1124,62 @@ case(
     print(copy.deepcopy(m2.bias.detach()))
     """,
 )
+case(
+    "embedding_bag/modes_module_and_text_classifier",
+    """
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+    torch.manual_seed(0)
+    for dt in (torch.float32, torch.float64):
+        W = torch.randn(20, 8, dtype=dt, requires_grad=True)
+        idx = torch.randint(0, 20, (120,))
+        offs = torch.sort(torch.randint(0, 120, (25,))).values
+        offs[0] = 0
+        for mode in ("sum", "mean", "max"):
+            W.grad = None
+            out = F.embedding_bag(idx, W, offs, mode=mode)
+            G = torch.randn_like(out)
+            out.backward(G)
+            print(dt, mode, out.grad_fn, out.sum().item(), hash(tuple(out.flatten().tolist())), hash(tuple(W.grad.flatten().tolist())))
+        out = F.embedding_bag(idx.reshape(12, 10), W, mode="mean", padding_idx=3)
+        print(out[:2], out.shape)
+    bag = nn.EmbeddingBag(10, 4, mode="sum", padding_idx=0)
+    print(bag, bag.weight[0])
+    text = torch.tensor([1, 2, 4, 5, 4, 3, 2, 9])
+    offsets = torch.tensor([0, 4])
+    print(bag(text, offsets))
+    print(nn.EmbeddingBag(10, 3)(text, torch.tensor([0, 3, 8]), ).shape)
+    print(nn.EmbeddingBag(10, 3, include_last_offset=True)(text, torch.tensor([0, 3, 8])).shape)
+    class TextClassificationModel(nn.Module):
+        def __init__(self, vocab_size, embed_dim, num_class):
+            super().__init__()
+            self.embedding = nn.EmbeddingBag(vocab_size, embed_dim, sparse=False)
+            self.fc = nn.Linear(embed_dim, num_class)
+            self.init_weights()
+        def init_weights(self):
+            initrange = 0.5
+            self.embedding.weight.data.uniform_(-initrange, initrange)
+            self.fc.weight.data.uniform_(-initrange, initrange)
+            self.fc.bias.data.zero_()
+        def forward(self, text, offsets):
+            embedded = self.embedding(text, offsets)
+            return self.fc(embedded)
+    model = TextClassificationModel(10, 6, 3)
+    opt = torch.optim.SGD(model.parameters(), lr=5.0)
+    labels = torch.tensor([0, 2])
+    for _ in range(3):
+        opt.zero_grad()
+        loss = F.cross_entropy(model(text, offsets), labels)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 0.1)
+        opt.step()
+        print(loss.item())
+    print(model.embedding.weight.grad[:3], model)
+    for bad in [lambda: F.embedding_bag(text, W, offsets, mode="median"), lambda: F.embedding_bag(text.reshape(2, 4), W, offsets), lambda: F.embedding_bag(text, W)]:
+        try:
+            bad()
+        except Exception as e:
+            print(type(e).__name__, e)
+    """,
+)

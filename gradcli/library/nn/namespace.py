@@ -10,6 +10,7 @@ from ...ops.softmax import FUNCTIONAL as SOFTMAX_FUNCTIONAL
 from .. import counting
 from . import activations, attention, dropout, init, inplace_acts, reshaping, utils
 from .rnn_utils import FUNCTIONS_RNN
+from .embedding_bag import EmbeddingBag, embedding_bag
 from .containers import CONTAINERS
 from .layers import LAYERS, bilinear
 from .layers_more import LAYERS_MORE
@@ -32,6 +33,7 @@ FUNCTIONAL = {
     **LOSS_FUNCTIONAL,
     **reshaping.FUNCTIONAL,
     "multi_head_attention_forward": attention.multi_head_attention_forward,
+    "embedding_bag": embedding_bag,
 }
 
 
@@ -59,4 +61,5 @@ def members(namespace):
     out.update(TRANSFORMER)
     out.update(LAYERS_1D)
     out.update(PADDING)
+    out["EmbeddingBag"] = EmbeddingBag
     return out
