@@ -87,6 +87,10 @@ DOCS = {
     "rows) reduced to one row of the table: sum, mean or max",
     "torch.nn.EmbeddingBag": "a table of embeddings reduced per bag (sum, mean, max): "
     "text classifiers' layer",
+    "torch.nn.functional.unfold": "every kernel-sized block of an image as a column (im2col)",
+    "torch.nn.functional.fold": "columns of blocks added back into an image (col2im)",
+    "torch.nn.Unfold": "the module of F.unfold (im2col: blocks as columns)",
+    "torch.nn.Fold": "the module of F.fold (col2im: columns added into an image)",
     "torch.cpu": "the CPU's modules: amp",
     "torch.cpu.amp": "the deprecated spelling of torch.amp for the CPU",
     "torch.cpu.amp.autocast": "deprecated: torch.amp.autocast('cpu', ...)",

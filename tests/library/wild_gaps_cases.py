@@ -1183,3 +1183,35 @@ case(
             print(type(e).__name__, e)
     """,
 )
+case(
+    "folding/unfold_fold",
+    """
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+    torch.manual_seed(0)
+    for dt in (torch.float32, torch.float64):
+        x = torch.randn(2, 3, 5, 6, dtype=dt, requires_grad=True)
+        u = F.unfold(x, kernel_size=(2, 3), dilation=(1, 2), padding=1, stride=(2, 1))
+        print(u.shape, u.grad_fn, u.sum().item(), u[0, :4, :5])
+        f = F.fold(u, output_size=(5, 6), kernel_size=(2, 3), dilation=(1, 2), padding=1, stride=(2, 1))
+        print(f.shape, f.grad_fn, f[1, 2])
+        (f * torch.arange(f.numel(), dtype=dt).reshape(f.shape).sin()).sum().backward()
+        print(x.grad[0, 0], hash(tuple(x.grad.flatten().tolist())))
+        c = torch.randn(1, 3 * 4, 9, dtype=dt, requires_grad=True)
+        y = nn.Fold(output_size=(4, 4), kernel_size=2, stride=1)(c)
+        y.pow(2).sum().backward()
+        print(y[0, 1], c.grad[0, :2], y.grad_fn)
+        # patches of an image as a ViT does it
+        img = torch.randn(1, 2, 4, 4, dtype=dt)
+        patches = nn.Unfold(kernel_size=2, stride=2)(img).transpose(1, 2)
+        print(patches.shape, torch.equal(patches[0, 0], img[0, :, :2, :2].reshape(-1)))
+    print(nn.Unfold(kernel_size=(2, 3), stride=2), nn.Fold((4, 5), 2, dilation=1, padding=0, stride=1))
+    print(F.unfold(torch.arange(12.).reshape(3, 4), 2).shape if False else "", F.unfold(torch.arange(24.).reshape(2, 3, 4), 2).shape)
+    for bad in [lambda: F.unfold(torch.ones(2, 3), 2), lambda: F.fold(torch.ones(1, 5, 9), (4, 4), 2), lambda: F.fold(torch.ones(1, 4, 8), (4, 4), 2)]:
+        try:
+            bad()
+        except Exception as e:
+            print(type(e).__name__, str(e)[:150])
+    """,
+)

@@ -11,6 +11,7 @@ from .. import counting
 from . import activations, attention, dropout, init, inplace_acts, reshaping, utils
 from .rnn_utils import FUNCTIONS_RNN
 from .embedding_bag import EmbeddingBag, embedding_bag
+from .folding import Fold, Unfold, fold, unfold
 from .containers import CONTAINERS
 from .layers import LAYERS, bilinear
 from .layers_more import LAYERS_MORE
@@ -34,6 +35,8 @@ FUNCTIONAL = {
     **reshaping.FUNCTIONAL,
     "multi_head_attention_forward": attention.multi_head_attention_forward,
     "embedding_bag": embedding_bag,
+    "unfold": unfold,
+    "fold": fold,
 }
 
 
@@ -62,4 +65,5 @@ def members(namespace):
     out.update(LAYERS_1D)
     out.update(PADDING)
     out["EmbeddingBag"] = EmbeddingBag
+    out["Unfold"], out["Fold"] = Unfold, Fold
     return out
