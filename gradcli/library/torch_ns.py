@@ -453,12 +453,14 @@ from . import transforms  # noqa: E402  (registers after the ops above, as it al
 
 @not_a_tensor_op(
     "seed",
-    "seed(n)",
-    "seed the random generator (as torch.manual_seed)",
+    "seed(n=None)",
+    "seed the random generator (as torch.manual_seed); torch.seed(): a fresh seed, returned",
     category="misc",
     aliases=("manual_seed",),
 )
-def seed(n):
+def seed(n=None):
+    if n is None:  # torch.seed(): the default generator reseeded at random, its seed given
+        return context.current.generator.seed()
     if isinstance(n, Tensor):
         n = n.item()
     if isinstance(n, bool) or not isinstance(n, int):

@@ -1215,3 +1215,13 @@ case(
             print(type(e).__name__, str(e)[:150])
     """,
 )
+case(
+    "random/torch_seed_returns_a_fresh_seed",
+    """
+    import torch
+    s = torch.seed()
+    print(isinstance(s, int), s == torch.initial_seed(), 0 <= s < 2 ** 64)
+    torch.manual_seed(3)
+    print(torch.initial_seed(), torch.randn(2))
+    """,
+)
