@@ -35,7 +35,7 @@ from .torch_names import name_classes
 from . import calculus, counting, random_api  # noqa: F401  (counting: its ops)
 from .nn import module as nn_module
 from . import optim
-from . import amp, anomaly, backends, checkpointing, inference, swa_utils, type_info
+from . import amp, anomaly, backends, checkpointing, inference, type_info
 from .inference import inference_mode
 from ..core.tensor import Tensor
 from ..core.printing import DEFAULT_PRINTOPTS
@@ -394,6 +394,14 @@ def _schedulers():
     return _named({**SCHEDULERS, **CYCLES})
 
 
+def _swa_members():
+    """torch.optim.swa_utils' members (with the schedulers' module it derives from), made
+    when a program first reads the namespace."""
+    from .swa_utils import MEMBERS
+
+    return dict(MEMBERS)
+
+
 def _graph_members():
     """torch.autograd.graph's members (library/saved_hooks.py), made when a program first
     reads the namespace."""
@@ -435,9 +443,7 @@ def namespaces(Namespace):
             "torch.optim",
             {
                 "lr_scheduler": Namespace("torch.optim.lr_scheduler", load=_schedulers),
-                "swa_utils": Namespace(
-                    "torch.optim.swa_utils", load=lambda: dict(swa_utils.MEMBERS)
-                ),
+                "swa_utils": Namespace("torch.optim.swa_utils", load=_swa_members),
                 "Optimizer": optim.Optimizer,
             },
         ),

@@ -164,6 +164,9 @@ LAZY_IMPORTS = {
     ("gradcli.library.torch_ns", "gradcli.library.distributions"): (
         "only a program that reads torch.distributions"
     ),
+    ("gradcli.library.torch_ns", "gradcli.library.swa_utils"): (
+        "only a program that reads torch.optim.swa_utils (it imports the schedulers)"
+    ),
 }
 
 # the one import that reaches up a layer, made inside a function when first needed
