@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from ..core.tensor import Tensor
 from ..engine.declare import none
-from ..engine.forward import linear
-from ..engine.function import Function
 from ..runtime import context
 from ..runtime.errors import GradValueError
 from .autograd_api import NO_GRAD
+from .nn.backward_hooks import Identity
 
 _EXPLICIT = (
     "the use_reentrant parameter should be passed explicitly. {when} use_reentrant=False is "
@@ -26,24 +25,13 @@ _EXPLICIT = (
 )
 
 
-class CheckpointFunction(Function):
+class CheckpointFunction(Identity):
     """The reentrant checkpoint's node over an output of the function (its gradient
     goes on to the function's graph, kept instead of recomputed)."""
 
     __slots__ = ()
     name = "CheckpointFunctionBackward"
-    saved_names = ()
     formula = none("a checkpointed function: its graph is the function's own")
-    jvp = linear
-
-    def forward(self, x):
-        return x
-
-    def backward(self, g, F):
-        return (g,)
-
-    def __repr__(self):
-        return f"<torch.autograd.function.{self.name} object>"
 
 
 def _unexpected(kwargs):

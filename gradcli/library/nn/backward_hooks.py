@@ -37,13 +37,12 @@ NO_INPUT_WARNING = (
 )
 
 
-class BackwardHookFunction(Function):
-    """One tensor's identity node (a module's only tensor input or output)."""
+class Identity(Function):
+    """An identity node under one of PyTorch's names (its `name` and `formula` the
+    subclass's): the gradient passes through as it is."""
 
     __slots__ = ()
-    name = "BackwardHookFunctionBackward"
     saved_names = ()
-    formula = none("an identity the module's backward hooks sit on")
     jvp = linear
 
     def forward(self, x):
@@ -54,6 +53,14 @@ class BackwardHookFunction(Function):
 
     def __repr__(self):
         return f"<torch.autograd.function.{self.name} object>"
+
+
+class BackwardHookFunction(Identity):
+    """One tensor's identity node (a module's only tensor input or output)."""
+
+    __slots__ = ()
+    name = "BackwardHookFunctionBackward"
+    formula = none("an identity the module's backward hooks sit on")
 
 
 class _Join(Function):

@@ -253,6 +253,21 @@ def _check_cell(input, hx, input_size, hidden_size):
             )
 
 
+def _hidden_sizes(hx, lstm, expected):
+    """PyTorch's check of the initial states' sizes (an LSTM's pair as hidden[0], [1])."""
+    for i, h in enumerate(hx if lstm else (hx,)):
+        if tuple(h.data.shape) != expected:
+            which = f"hidden[{i}]" if lstm else "hidden"
+            raise GradRuntimeError(f"Expected {which} size {expected}, got {list(h.data.shape)}")
+
+
+def _layer_states(hx, lstm):
+    """The initial states, one per layer and direction (an LSTM's as (h, c) pairs)."""
+    if lstm:
+        return list(zip(_f("unbind", hx[0], 0), _f("unbind", hx[1], 0)))
+    return list(_f("unbind", hx, 0))
+
+
 def _size_check(input, input_size):
     got = int(input.data.shape[-1])
     if got != input_size:
@@ -387,16 +402,8 @@ class RNNBase(Module):
                 else:
                     hx = _f("unsqueeze", hx, 1)
             expected = (n, batch, self.hidden_size)
-            for i, h in enumerate(hx if lstm else (hx,)):
-                if tuple(h.data.shape) != expected:
-                    which = f"hidden[{i}]" if lstm else "hidden"
-                    raise GradRuntimeError(
-                        f"Expected {which} size {expected}, got {list(h.data.shape)}"
-                    )
-        if lstm:
-            hidden = list(zip(_f("unbind", hx[0], 0), _f("unbind", hx[1], 0)))
-        else:
-            hidden = list(_f("unbind", hx, 0))
+            _hidden_sizes(hx, lstm, expected)
+        hidden = _layer_states(hx, lstm)
         output, finals = self._run(input, hidden)
         if lstm:
             h_n = (_f("stack", [h for h, _ in finals], 0), _f("stack", [c for _, c in finals], 0))
@@ -429,16 +436,8 @@ class RNNBase(Module):
             if sorted_indices is not None:
                 hx = _permuted(hx, sorted_indices)
             expected = (n, sizes[0], self.hidden_size)
-            for i, h in enumerate(hx if lstm else (hx,)):
-                if tuple(h.data.shape) != expected:
-                    which = f"hidden[{i}]" if lstm else "hidden"
-                    raise GradRuntimeError(
-                        f"Expected {which} size {expected}, got {list(h.data.shape)}"
-                    )
-        if lstm:
-            hidden = list(zip(_f("unbind", hx[0], 0), _f("unbind", hx[1], 0)))
-        else:
-            hidden = list(_f("unbind", hx, 0))
+            _hidden_sizes(hx, lstm, expected)
+        hidden = _layer_states(hx, lstm)
         output, finals = self._run(data, hidden, sizes)
         if lstm:
             h_n = (_f("stack", [h for h, _ in finals], 0), _f("stack", [c for _, c in finals], 0))
