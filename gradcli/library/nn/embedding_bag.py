@@ -17,10 +17,9 @@ from ...engine.function import Function
 from ...numerics.floats.fma import fma
 from ...ops.registry import FUNCTIONS
 from ...runtime.errors import GradRuntimeError, GradValueError
-from .init import normal_
 from .layers import _int
-from .layers_more import _float
-from .module import Module, new_parameter
+from .layers_more import Embedding, embedding_table
+from .module import Module
 
 _MODES = ("sum", "mean", "max")
 
@@ -182,18 +181,9 @@ class EmbeddingBag(Module):
             if padding_idx < 0:
                 padding_idx = num_embeddings + padding_idx
         self.padding_idx = padding_idx
-        if _weight is None:
-            self.weight = new_parameter(
-                np.zeros((num_embeddings, embedding_dim), dtype=_float(dtype))
-            )
-            self.reset_parameters()
-        else:
-            self.weight = new_parameter(np.array(_weight.data))
+        embedding_table(self, _weight, dtype)
 
-    def reset_parameters(self):
-        normal_(self.weight)
-        if self.padding_idx is not None:
-            self.weight.data[self.padding_idx] = 0
+    reset_parameters = Embedding.reset_parameters  # N(0, 1), the padding row zeroed
 
     def forward(self, input, offsets=None, per_sample_weights=None):  # noqa: A002
         return embedding_bag(

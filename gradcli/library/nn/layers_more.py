@@ -24,6 +24,17 @@ def _float(dtype):
     return context.current.default_float if dtype is None else dtypes.as_numpy(dtype)
 
 
+def embedding_table(module, weight, dtype):
+    """An embedding layer's weight (`num_embeddings` x `embedding_dim`): a copy of `weight`'s
+    values when given, else drawn by the layer's `reset_parameters`."""
+    if weight is None:
+        shape = (module.num_embeddings, module.embedding_dim)
+        module.weight = new_parameter(np.zeros(shape, dtype=_float(dtype)))
+        module.reset_parameters()
+    else:
+        module.weight = new_parameter(np.array(weight.data))
+
+
 class Embedding(Module):
     def __init__(
         self,
@@ -52,13 +63,7 @@ class Embedding(Module):
         self.padding_idx = padding_idx
         self.max_norm, self.norm_type = max_norm, norm_type
         self.scale_grad_by_freq, self.sparse = scale_grad_by_freq, sparse
-        if _weight is None:
-            self.weight = new_parameter(
-                np.zeros((num_embeddings, embedding_dim), dtype=_float(dtype))
-            )
-            self.reset_parameters()
-        else:
-            self.weight = new_parameter(np.array(_weight.data))
+        embedding_table(self, _weight, dtype)
         self.weight.requires_grad = not _freeze
 
     def reset_parameters(self):
