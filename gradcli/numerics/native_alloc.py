@@ -73,7 +73,7 @@ def ir_functions(ir, mod):
     def take(fn, b, ctx, size):
         """A block of at least `size` bytes on a 64-byte boundary: a kept one of its class,
         else aligned_alloc's (of the class's whole size, to be kept later); the builder
-        after, and the block."""
+        after, the block and libc's functions (loaded here, for the caller's use too)."""
         fns, cache = table(b, ctx), kept(b, ctx)
         size, cls = sizes(b, size)
         small, pop, fresh, big, done = (
@@ -101,11 +101,11 @@ def ir_functions(ir, mod):
         p.add_incoming(got, pop)
         p.add_incoming(whole, fresh)
         p.add_incoming(large, big)
-        return b, p
+        return b, p, fns
 
     # void *malloc(ctx, size)
     fn = ir.Function(mod, ir.FunctionType(p8, [ctx_t, i64]), name="gc_malloc")
-    b, p = take(fn, ir.IRBuilder(fn.append_basic_block("entry")), *fn.args)
+    b, p, _ = take(fn, ir.IRBuilder(fn.append_basic_block("entry")), *fn.args)
     b.ret(p)
 
     # void *calloc(ctx, nelem, elsize): NULL when the size overflows
@@ -115,11 +115,11 @@ def ir_functions(ir, mod):
     prod = b.umul_with_overflow(fn.args[1], fn.args[2])
     size, over = b.extract_value(prod, 0), b.extract_value(prod, 1)
     b.cbranch(over, fail, ok)
-    b, p = take(fn, ir.IRBuilder(ok), fn.args[0], size)
+    b, p, fns = take(fn, ir.IRBuilder(ok), fn.args[0], size)
     fill = fn.append_basic_block("fill")
     b.cbranch(b.icmp_unsigned("==", p, null), fail, fill)
     b = ir.IRBuilder(fill)
-    b.call(table(b, fn.args[0])[3], [p, ir.Constant(ir.IntType(32), 0), size])
+    b.call(fns[3], [p, ir.Constant(ir.IntType(32), 0), size])
     b.ret(p)
     b = ir.IRBuilder(fail)
     b.ret(null)
@@ -127,9 +127,8 @@ def ir_functions(ir, mod):
     # void *realloc(ctx, ptr, new_size): a new block, the old one's bytes copied, it freed
     fn = ir.Function(mod, ir.FunctionType(p8, [ctx_t, p8, i64]), name="gc_realloc")
     ctx, old, size = fn.args
-    b, p = take(fn, ir.IRBuilder(fn.append_basic_block("entry")), ctx, size)
+    b, p, fns = take(fn, ir.IRBuilder(fn.append_basic_block("entry")), ctx, size)
     move, done = fn.append_basic_block("move"), fn.append_basic_block("done")
-    fns = table(b, ctx)
     gone = b.or_(b.icmp_unsigned("==", p, null), b.icmp_unsigned("==", old, null))
     b.cbranch(gone, done, move)
     b = ir.IRBuilder(move)
