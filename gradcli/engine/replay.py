@@ -148,6 +148,10 @@ def forward(sh, args, params, mask, srcs):
     return out
 
 
+#: run_kernels' mark of an op that runs its whole forward (no kernel for its arguments)
+WHOLE = -2
+
+
 def kernel_of(sh, args, params):
     """The shadow's op's kernel for these arguments (Function.replay_kernel), or None."""
     return sh.replay_kernel(*args) if params is None else sh.replay_kernel(*args, **params)
@@ -159,11 +163,15 @@ def run_kernels(shadows, vals, program):
     arguments of the same kind (the fields they set are set, and the same): program = per op (its index, its kernel's
     function, the slots of `vals` it reads (-1: none), its second operand's form (or
     None), whether it keeps what it saves, mask, srcs, the slots let go after it);
-    each output into vals[index]."""
+    each output into vals[index].  An op without a kernel runs its whole `forward`
+    (second slot WHOLE: `f` reads its arguments from `vals`, `w` is its keyword
+    arguments), so the ops after it keep theirs."""
     for j, f, i0, i1, w, keeps, mask, srcs, done in program:
         # (no local holds an operand past its op: an intermediate is let go when `done`
         # says, as compiled)
-        if i1 < 0:
+        if i1 == WHOLE:
+            vals[j] = forward(shadows[j], f(vals), w, mask, srcs)
+        elif i1 < 0:
             vals[j] = f(vals[i0])
             if keeps:
                 if mask is None and not versions.state.bumped:  # (_keep's common case)

@@ -17,7 +17,7 @@ from .loop_shapes import (
     _augmented,
     _batch,
     _condition,
-    _def_statements,
+    replayed_def_statements,
     _has_call,
     _item_of,
     _kind,
@@ -58,7 +58,7 @@ def compile_def(comp, suite):
     a local made name, that name and the statement's (line, column) (else None: the
     call returns the number taken from the replayed value, the name never made); else
     None."""
-    nodes, ret = _def_statements(suite)
+    nodes, ret = replayed_def_statements(suite)
     items = _compile(comp, nodes, set(), None)
     if items is None or any(it[0] == "batch" for it in items):
         return None

@@ -756,7 +756,7 @@ def why_not(suite, is_def=False):
     """Why a loop's or a def's body does not qualify, in a few words (the replay's
     report, REPORT): the first statement of a kind a replayed body may not have, or the
     rule about its names."""
-    nodes = _def_statements(suite)[0] if is_def else _statements(suite)
+    nodes = replayed_def_statements(suite)[0] if is_def else _statements(suite)
     for n in nodes:
         if _kind(n) is None:
             return "line %d: a statement a replayed body may not have" % pos(n)[0]
@@ -776,10 +776,20 @@ def _def_statements(suite):
     return nodes, ret
 
 
+def replayed_def_statements(suite):
+    """`_def_statements` of a `def` whose calls may replay, but its `global` and
+    `nonlocal` declarations: they run nothing (the function's scope, scopes.py, has read
+    them; what its statements bind is checked by that scope: loop_compile.compile_def),
+    and a replayed call's first statements are where its ops of data that needs no
+    gradient are hoisted (replay_plan._invariant)."""
+    nodes, ret = _def_statements(suite)
+    return [n for n in nodes if n.data not in ("global_stmt", "nonlocal_stmt")], ret
+
+
 def qualifies_def(suite) -> bool:
-    """Whether each statement of a `def` body (`_def_statements`) is of a kind a
+    """Whether each statement of a `def` body (`replayed_def_statements`) is of a kind a
     replayed loop body's may be (`_kind`; `loop_compile.compile_def` checks the rest)."""
-    nodes, _ = _def_statements(suite)
+    nodes, _ = replayed_def_statements(suite)
     kinds = [_kind(n) for n in nodes]
     return (
         bool(nodes)

@@ -461,8 +461,8 @@ class Run:
                 engine.release(shadows, plan.loose)
             if plan.hoist:
                 fixed = self.fixed
-                if fixed is None or not _unchanged(fixed[0]):
-                    fixed = self.fixed = _hoist(plan, shadows, vals)
+                if fixed is None or not _unchanged(fixed[0], self.s):
+                    fixed = self.fixed = _hoist(plan, shadows, vals, self.s)
                     if fixed is None:  # (as compiled, the error in its place)
                         return self._compiled(0)
                 for j, v in fixed[1]:
@@ -839,14 +839,18 @@ def _guarded(run, plan):
 
 
 def _program(steps, kernels):
-    """An assignment's first steps whose ops have kernels (decided on a warm set: the same
-    every iteration), as engine.run_kernels takes them, and the steps after them:
-    (program, rest), or () when its first op has none."""
+    """An assignment's first steps, up to one whose value may be deferred, as
+    engine.run_kernels takes them (an op through its kernel, decided on a warm set: the
+    same every iteration; one that has none through its whole forward), and the steps
+    after them: (program, rest), or () when no op has a kernel."""
     prog = []
     for j, args, params, mask, srcs, done, like, idx in steps:
         kernel = kernels[j]
-        if like is not None or kernel is None or kernel is _UNSET:
+        if like is not None or kernel is _UNSET:
             break
+        if kernel is None:
+            prog.append((j, args, -1, engine.WHOLE, params, False, mask, srcs, done))
+            continue
         f, arity, keeps, w = kernel
         prog.append(
             (
@@ -861,16 +865,23 @@ def _program(steps, kernels):
                 done,
             )
         )
-    return (tuple(prog), steps[len(prog) :]) if prog else ()
+    if not any(e[3] != engine.WHOLE for e in prog):
+        return ()
+    return tuple(prog), steps[len(prog) :]
 
 
-def _hoist(plan, shadows, vals):
-    """Compute the hoisted ops' values (`_invariant`): (what they read: (tensor, its
-    array, the array's bytes) ..., the values later ops read: (op, value) ...); None
-    if one raises."""
-    seen = tuple((t, t.data, t.data.tobytes()) for _, t in plan.hoist_frees)
-    for slot, t in plan.hoist_frees:
-        vals[slot] = t.data
+def _hoist(plan, shadows, vals, s):
+    """Compute the hoisted ops' values (`_invariant`): (what they read: (the tensor, the
+    load of the variable when a loop's target or a function's parameter binds it anew,
+    the tensor's array, the array's bytes) ..., the values later ops read: (op, value)
+    ...); None if one raises."""
+    seen = []
+    for slot, t, load in plan.hoist_frees:
+        if load is not None:  # (this iteration's tensor)
+            t = load(s)
+        data = t.data
+        vals[slot] = data
+        seen.append((t, load, data, data.tobytes()))
     try:
         for j, args, params, mask, srcs, done, like, idx in plan.hoist:
             vals[j] = engine.forward(shadows[j], args(vals), params, mask, srcs)
@@ -879,14 +890,17 @@ def _hoist(plan, shadows, vals):
     kept = tuple((j, vals[j]) for j in plan.hoist_kept)
     for j, *_ in plan.hoist:
         vals[j] = None
-    return seen, kept
+    return tuple(seen), kept
 
 
-def _unchanged(seen):
+def _unchanged(seen, s):
     """Whether each tensor the hoisted ops read holds the same array with the same
-    bytes.  (Not its version: an in-place change through `.data`, or backward adding
-    into a `.grad` another name holds a view of, gives the tensor no new version.)"""
-    for t, data, raw in seen:
+    bytes (a variable a loop's target binds: its tensor of this iteration).  (Not its
+    version: an in-place change through `.data`, or backward adding into a `.grad`
+    another name holds a view of, gives the tensor no new version.)"""
+    for t, load, data, raw in seen:
+        if load is not None:
+            t = load(s)
         if t.data is not data or data.tobytes() != raw:
             return False
     return True

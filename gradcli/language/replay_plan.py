@@ -240,7 +240,7 @@ def plan(body, seen, notes):
     plan.hoist_frees = tuple(
         sorted(
             {
-                (n + c + i, frees[i])
+                (n + c + i, frees[i], swap[id(frees[i])][1] if id(frees[i]) in swap else None)
                 for _, argidx, _, _ in hoisted
                 for kind, i in argidx
                 if kind == "free"
@@ -282,6 +282,9 @@ def plan(body, seen, notes):
 #: a hoisted op's tensors are compared with their bytes before each iteration: up to
 #: this many bytes (an op of a bigger one runs each iteration)
 HOIST_BYTES = 1 << 20
+#: ... and of a tensor a loop's target or a function's parameter binds (compared each
+#: iteration, and its ops made again where they differ): up to this many bytes
+SWAP_HOIST_BYTES = 1 << 16
 
 
 def _assign(x, it, items, views, fixed, frees, base, swap, step, keys):
@@ -425,7 +428,10 @@ def _invariant(items, ops, frees, swap, keyed=()):
     """The ops whose values are the same each iteration (hoisted: computed once, again
     only when a variable's tensor they read holds another array or other bytes,
     replay._unchanged): no node, and every argument a constant, a variable's tensor
-    (of at most HOIST_BYTES) or another such op's value.  (The ops replayed are the
+    (of at most HOIST_BYTES; at most SWAP_HOIST_BYTES for one a loop's target or a
+    function's parameter binds anew each time, `swap`, whose bytes are compared each
+    iteration: `x ** 2` of the data a training step's `def` is given every call) or
+    another such op's value.  (The ops replayed are the
     loop_shapes' pure ones: their values depend on their arguments' alone, but for an
     op whose class declares `draws`, whose value is the generator's next draws:
     Dropout's noise, ops/nn.py `_Noise`, made in its place every iteration, and an op
@@ -434,7 +440,11 @@ def _invariant(items, ops, frees, swap, keyed=()):
     the assignments before the body's first other statement: a backward or a no_grad
     block may change in place what a statement after it reads.  Not an op that takes
     index tensors (`keyed`: its key remade each iteration, `_keys`)."""
-    big = {f for f, t in enumerate(frees) if t.data.nbytes > HOIST_BYTES or id(t) in swap}
+    big = {
+        f
+        for f, t in enumerate(frees)
+        if t.data.nbytes > (SWAP_HOIST_BYTES if id(t) in swap else HOIST_BYTES)
+    }
     fixed = set()
     for it in items:
         if type(it) is Batch:  # (it changes only its name: a batch, never hoisted)
