@@ -98,7 +98,8 @@ class Function:
         (a replayed plan's are the same every iteration), is `f(*args[:arity])` (with w
         for the second, a number's form taken once, when w is not None) and nothing
         more once a whole forward has set the node's fields, saving those arguments as
-        they are when `keeps`.  None (the default): the whole forward.
+        they are when `keeps` (its output when `keeps` is engine/replay.OUT).  None (the
+        default): the whole forward.
         A subclass with a forward of its own does not inherit it (each checks its type)."""
         return None
 

@@ -150,6 +150,8 @@ def forward(sh, args, params, mask, srcs):
 
 #: run_kernels' mark of an op that runs its whole forward (no kernel for its arguments)
 WHOLE = -2
+#: a kernel's `keeps` when its op saves its output (Function.replay_kernel)
+OUT = 2
 
 
 def kernel_of(sh, args, params):
@@ -172,16 +174,18 @@ def run_kernels(shadows, vals, program):
         if i1 == WHOLE:
             vals[j] = forward(shadows[j], f(vals), w, mask, srcs)
         elif i1 < 0:
-            vals[j] = f(vals[i0])
+            vals[j] = out = f(vals[i0])
             if keeps:
+                saved = (out,) if keeps is OUT else (vals[i0],)
                 if mask is None and not versions.state.bumped:  # (_keep's common case)
                     sh = shadows[j]
-                    sh.saved = (vals[i0],)
+                    sh.saved = saved
                     sh.saved_src = srcs
                 else:
-                    _keep(shadows[j], (vals[i0],), mask, srcs)
+                    _keep(shadows[j], saved, mask, srcs)
             else:
                 shadows[j].saved = ()
+            out = None
         else:
             vals[j] = f(vals[i0], vals[i1] if w is None else w)
             if keeps:

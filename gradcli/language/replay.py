@@ -859,7 +859,7 @@ def _program(steps, kernels):
                 idx[0],
                 idx[1] if arity == 2 else -1,
                 w,
-                keeps and srcs is not False,
+                keeps if srcs is not False else False,
                 mask,
                 srcs,
                 done,

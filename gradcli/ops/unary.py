@@ -16,6 +16,7 @@ from ..engine.function import Function
 from ..engine.saved import saved_const
 from ..engine.forward import add_terms
 from ..engine.zero_grads import efficient_zeros
+from ..engine.replay import OUT
 from ..core.convert import tensor_arg
 from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..numerics import mkl, native, native_layers
@@ -34,6 +35,9 @@ class Unary(Function):
 
     __slots__ = ()
     saves = ""  # "x" (input), "out" (output), "" (nothing)
+    #: the class's forward of a float array alone (`_kernel` of its function), for
+    #: replay_kernel; None: none
+    _kernel = None
 
     def forward(self, x):
         if x.dtype.kind != "f":
@@ -48,6 +52,36 @@ class Unary(Function):
         elif saves == "out":
             self.saved = (out,)
         return out
+
+    def replay_kernel(self, x):
+        """The forward of a float array of one dim or more (Unary.forward's, a class's
+        `keep_int` one's for floats): its function and layout alone (`_kernel`), keeping
+        what it saves (its input, or its output: engine/replay.OUT)."""
+        cls = type(self)
+        if (
+            cls._kernel is None
+            or cls.forward is not Unary.forward
+            and cls.forward is not getattr(cls, "_int_forward", None)
+            or type(x) is not np.ndarray
+            or not x.ndim
+            or x.dtype.kind != "f"
+        ):
+            return None
+        saves = self.saves
+        return cls._kernel, 1, OUT if saves == "out" else saves == "x", None
+
+
+def _kernel(np_fn):
+    """Unary.forward of a floating array of one dim or more, without the node's fields:
+    np_fn, and its result in x's layout where x is not C-contiguous."""
+
+    def kernel(x):
+        out = np_fn(x)
+        if not x.flags.c_contiguous and out.flags.c_contiguous:
+            out = laid_out(out, (x,))
+        return out
+
+    return kernel
 
 
 #: PyTorch's one signature `name(Tensor input)`: `torch.tanh()` is its "missing 1 required
@@ -115,8 +149,11 @@ def unary(
             else (lambda self, S, x: S.map(lambda v: formula(S.sp, v), x)),
         },
     )
+    cls._kernel = staticmethod(_kernel(np_fn))
     if keep_int:
-        cls.forward = lambda self, x: np_fn(x) if x.dtype.kind != "f" else Unary.forward(self, x)
+        cls.forward = cls._int_forward = lambda self, x: (
+            np_fn(x) if x.dtype.kind != "f" else Unary.forward(self, x)
+        )
 
     lo, hi = domain
     checks = [((Arg((), lo, hi),), {}), ((Arg((3,), lo, hi),), {}), ((Arg((2, 3), lo, hi),), {})]

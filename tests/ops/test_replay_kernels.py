@@ -79,14 +79,30 @@ def _mm_args(rng):
     yield (np.arange(6).reshape(2, 3), np.arange(6).reshape(3, 2))
 
 
+def _unary_args(rng):
+    for dt, shape in itertools.product((F32, F64), ((5,), (2, 3), (64, 32))):
+        yield (_bits(rng, shape, dt),)
+    # a view that is not C-contiguous (its result laid out as it is), a column
+    for dt in (F32, F64):
+        yield (_bits(rng, (3, 4), dt).T,)
+        yield (_bits(rng, (4, 6), dt)[:, 1:2],)
+    # kinds no kernel takes: 0-d, integers
+    yield (np.asarray(_bits(rng, (), F32)),)
+    yield (np.arange(-3, 3),)
+
+
 def _args_for(cls, rng):
     """Arguments for an op class whose forward has a kernel: Add's, Sub's, Mul's (and a
-    subclass's that keeps their forward, MulScalar's), PowScalar's, Clamp's and Mm's;
-    None for others."""
+    subclass's that keeps their forward, MulScalar's), PowScalar's, Clamp's, Mm's and
+    the element-wise functions' of one tensor (Unary's); None for others."""
     from gradcli.ops.clamp_where import Clamp
     from gradcli.ops.elementwise import _Arith
     from gradcli.ops.linalg import Mm
     from gradcli.ops.power import PowScalar
+    from gradcli.ops.unary import Unary
+
+    if issubclass(cls, Unary):
+        return list(_unary_args(rng))
 
     if issubclass(cls, _Arith) and cls.forward is _Arith.forward and cls.ufunc is not None:
         return list(_binary_args(rng))
@@ -120,9 +136,19 @@ def test_every_op_with_a_kernel_is_checked_here():
                 assert c.__new__(c).replay_kernel(*args) is None, c.__name__
 
 
+def _answers(c):
+    """Whether the class's kernel may answer (not Unary's own, nor a Unary's without a
+    function of its own: digamma's, lgamma's)."""
+    return getattr(c, "_kernel", True) is not None
+
+
 @pytest.mark.parametrize(
     "cls",
-    [c for c in _with_kernel() if _args_for(c, np.random.default_rng(0)) is not None],
+    [
+        c
+        for c in _with_kernel()
+        if _args_for(c, np.random.default_rng(0)) is not None and _answers(c)
+    ],
     ids=lambda c: c.__name__,
 )
 def test_a_kernel_gives_what_the_whole_forward_gives(cls):
@@ -155,7 +181,10 @@ def test_a_kernel_gives_what_the_whole_forward_gives(cls):
         assert got.dtype is want.dtype and got.shape == want.shape
         assert got.tobytes() == want.tobytes(), (cls.__name__, args)
         assert len(sh.saved) == len(whole.saved)
-        assert all(x is y for x, y in zip(sh.saved, whole.saved))
+        if keeps is engine.OUT:  # (its output: the kernel's)
+            assert len(whole.saved) == 1 and whole.saved[0] is want and sh.saved[0] is got
+        else:
+            assert all(x is y for x, y in zip(sh.saved, whole.saved))
         # the fields the whole forward sets are what the first one set
         # (a nan constant, which explain's formula keeps as `k`, is the same nan)
         assert all(_same(getattr(whole, k), v) for k, v in fields.items()), cls.__name__
@@ -164,6 +193,23 @@ def test_a_kernel_gives_what_the_whole_forward_gives(cls):
 
 def _same(a, b):
     return a == b or (a != a and b != b)
+
+
+def test_the_element_wise_functions_have_kernels():
+    """relu, tanh, sigmoid (saving their output), exp and sin: a kernel for a float
+    array; none for a 0-d one, an integer one, or digamma (no function of its own)."""
+    from gradcli.ops.gamma import Digamma
+    from gradcli.ops.unary import NODES
+
+    f = np.ones((2, 3), np.float32)
+    for name in ("relu", "tanh", "sigmoid", "exp", "sin"):
+        node = NODES[name].__new__(NODES[name])
+        kernel = node.replay_kernel(f)
+        assert kernel is not None, name
+        assert (kernel[2] is engine.OUT) is (name in ("relu", "tanh", "sigmoid", "exp")), name
+        assert node.replay_kernel(np.asarray(np.float32(1))) is None
+    assert NODES["relu"].__new__(NODES["relu"]).replay_kernel(np.arange(3)) is None
+    assert Digamma.__new__(Digamma).replay_kernel(f) is None
 
 
 def test_a_kernel_is_not_given_for_kinds_its_op_treats_apart():
