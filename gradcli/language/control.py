@@ -327,7 +327,11 @@ class Control:
         def loop(s, again):
             items = _items(it, s, line, col)
             if type(items) not in (range, list) and not plain_items(items):
-                again = b  # taken one at a time, by code that may be the program's own
+                # taken one at a time, by code that may be the program's own: not
+                # replayed; a top-level loop's fast code runs it, when it has one
+                if again is not b and body.rest is not None and context.current.fast_tier:
+                    return (HANDED, iter(items))
+                again = b
             # a replayed body's run, told when an item bound to names `a, b` is not a
             # tuple (its unpacking may run the program's code: replay.Run.unsteady)
             unsteady = (

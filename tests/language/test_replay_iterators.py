@@ -1,14 +1,14 @@
 """A loop over zip, enumerate or iter of lists, tuples, ranges or tensors (their items
 taken by gradcli's own code, library/stdlib.plain_items) replays as a loop over a list
 does; over a generator or map (the program's code runs as each item is taken) it runs
-as compiled.  Each program prints the same with and without replay (`--no-replay`);
+as compiled: a top-level loop by its fast code (the fast tier), from its first item.  Each program prints the same with and without replay (`--no-replay`);
 the ones that should replay are counted."""
 
 from __future__ import annotations
 
 import pytest
 
-from conftest import replay_both, replayed_iterations
+from conftest import replay_both, replayed_iterations, run_inprocess
 
 _HEAD = """torch.manual_seed(0)
 X = torch.randn(48, 3)
@@ -138,6 +138,30 @@ print(w)
 """,
 }
 
+# a generator of the program's (d2l's `data_iter`), its loop's `else` and a `break`
+PROGRAMS["generator_else_break"] = (
+    _HEAD
+    + """seen = []
+def batches(n):
+    for i in range(0, len(X), n):
+        seen.append(i)
+        yield X[i : i + n], Y[i : i + n]
+for epoch in range(3):
+    for xb, yb in batches(8):
+"""
+    + _STEP
+    + """    else:
+        print("epoch", epoch, loss)
+for xb, yb in batches(16):
+    loss = ((xb @ w - yb) ** 2).mean()
+    if loss < 0:
+        break
+    if len(seen) > 20:
+        break
+print(w, loss, loss.grad_fn, len(seen))
+"""
+)
+
 #: iterations replayed, at least
 REPLAYED = {
     "zip_split": 30,
@@ -161,6 +185,33 @@ def test_loops_over_plain_iterators_are_replayed(name, least, monkeypatch):
     assert replayed_iterations(monkeypatch, PROGRAMS[name]) >= least
 
 
-@pytest.mark.parametrize("name", ["generator_runs_code", "map_runs_code", "loader_program_dataset"])
+_CODE = ["generator_runs_code", "map_runs_code", "loader_program_dataset", "generator_else_break"]
+
+
+@pytest.mark.parametrize("name", _CODE)
 def test_loops_over_the_programs_code_are_not_replayed(name, monkeypatch):
     assert replayed_iterations(monkeypatch, PROGRAMS[name]) == 0
+
+
+@pytest.mark.parametrize("name", _CODE)
+def test_loops_over_the_programs_code_run_by_the_fast_tier(name, monkeypatch):
+    """Not replayed, a top-level loop over items the program's code makes is handed to
+    its fast code at its first item (not run by the closures, item by item)."""
+    from gradcli.language import compiler
+
+    handed = []
+    real = compiler._rest
+
+    def noted(rest, builtins):
+        run = real(rest, builtins)
+
+        def counted(s, items):
+            handed.append(items)
+            return run(s, items)
+
+        return counted
+
+    monkeypatch.setattr(compiler, "_rest", noted)
+    out = run_inprocess(PROGRAMS[name])
+    assert out.returncode == 0, out.stderr
+    assert handed
