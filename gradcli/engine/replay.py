@@ -53,7 +53,7 @@ class Recorder:
     __slots__ = ("notes", "ids", "spoiled")
 
     def __init__(self):
-        self.notes = []
+        self.notes = Notes()
         self.ids = {}
         self.spoiled = False  # another mode opened meanwhile (modes.refresh)  # id(output) -> (op index, weak reference to it)
 
@@ -86,6 +86,24 @@ class Recorder:
         )
         if type(out) is Tensor:
             self.ids[id(out)] = (len(self.notes) - 1, weakref.ref(out))
+            self.notes.arrays[id(out.data)] = (len(self.notes) - 1, weakref.ref(out.data))
+
+
+class Notes(list):
+    """A Recorder's notes, and the arrays of the Tensors its ops gave: id(array) -> (the
+    op's index, a weak reference to the array), for `made_by` (an index op's key holds
+    its index tensor's array, not the Tensor)."""
+
+    __slots__ = ("arrays",)
+
+    def __init__(self):
+        super().__init__()
+        self.arrays = {}
+
+    def made_by(self, a):
+        """The index of the noted op whose output Tensor's array is `a`, else None."""
+        e = self.arrays.get(id(a))
+        return e[0] if e is not None and e[1]() is a else None
 
 
 def _viewed(args, out):

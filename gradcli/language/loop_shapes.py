@@ -124,9 +124,10 @@ def _pure_method(name) -> bool:
 def _pure_call(node, me=None) -> bool:
     if node.data == "getattr":  # self.w of a forward: its parameter or buffer (`through`)
         return me is not None and _dotted(node.children[0]) == (me, ())
-    if node.data == "getitem":  # x[0], x[1, -2], x[idx]: indexing by numbers and
-        # variables, when declared pure (a variable checked when the plan is made: a
-        # number, or an index tensor taken each iteration, replay_plan._keys)
+    if node.data == "getitem":  # x[0], x[1, -2], x[idx], C[X[idx]]: indexing by numbers,
+        # variables and pure expressions of them, when declared pure (a variable checked
+        # when the plan is made: a number, or an index tensor taken each iteration, or one
+        # an earlier op of the iteration made: replay_plan._keys)
         entry = METHOD_ONLY.get("index")
         subs = node.children[1]
         return (
@@ -135,7 +136,7 @@ def _pure_call(node, me=None) -> bool:
             and pure(node.children[0], me)
             and isinstance(subs, Tree)
             and subs.data == "subscripts"
-            and all(_number(c) or c.data == "name" for c in subs.children)
+            and all(_number(c) or c.data == "name" or pure(c, me) for c in subs.children)
         )
     if node.data == "compare":  # (a == b): one comparison, when its op declares itself pure
         ch = node.children

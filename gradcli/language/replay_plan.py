@@ -16,6 +16,7 @@ iteration showed, made into named records (`Assign` with its `Step`s, `Backward`
 
 from __future__ import annotations
 
+from functools import partial
 from operator import itemgetter
 
 import numpy as np
@@ -106,6 +107,11 @@ def plan(body, seen, notes):
     swap = {}  # id of a loop target's data tensor -> (the tensor, its load)
     keys = {}  # item index of an assignment -> its ops' index tensors (`_keys`)
     keyed = set()  # the ops that take index tensors (never hoisted)
+    # op index -> its key's parts remade from slots before it runs (`_keys`: index
+    # tensors an earlier op of the iteration made)
+    opkeys = {}
+    made_by = partial(_made_by, notes, opof)  # (the plan's op that made an index array)
+
     holders = _holders(body, seen)
     tail = _tail_at(body.items)
     for i, (kind, what, closure, extra, line, col) in enumerate(body.items[:tail]):
@@ -133,9 +139,10 @@ def plan(body, seen, notes):
                 cls, args, params, node, requires_grad, mask, srcs, view = notes[x]
                 j = len(ops)
                 writes = _written(cls, params, read, swap, written)
-                params = _keys(params, known, read, frees, mine, fixes, writes)
+                params = _keys(params, known, read, frees, mine, fixes, writes, made_by)
                 if fixes and fixes[-1][0] is params:  # (it takes index tensors)
                     keyed.add(j)
+                keyrefs = _made_keys(j, params, fixes, opkeys)
                 argidx = tuple(_slot(a, opof, read, consts, frees, mine, known) for a in args)
                 if view:  # (it shares its base's version counter: _view_base)
                     _view_base(j, cls, params, argidx, frees, (viewof, opview, remakes), mode, swap)
@@ -154,7 +161,7 @@ def plan(body, seen, notes):
                     ops.append((cls, (node.needs, node.out_dtype, node.seq), prefs, srcs))
                     nodes[id(node)] = j
                 opof[x] = j
-                steps.append(NotedStep(j, argidx, params, mask, node is not None))
+                steps.append(NotedStep(j, argidx, params, mask, node is not None, keyrefs))
             k = opof.get(result)
             if k is None or k < steps[0].j or k in viewof:
                 raise Fail  # (a view the program sees: its view bookkeeping is not replayed)
@@ -208,10 +215,11 @@ def plan(body, seen, notes):
 
     def step(j, argidx, params, mask, done):
         idx = tuple(_final(a, n, c) for a in argidx)
+        get = _rekeyed(_getter(idx), opkeys.get(j), n, c)
         return plain(
             Step(
                 j,
-                _getter(idx),
+                get,
                 params or None,
                 mask,
                 ops[j][3] if ops[j][1] is not None else False,
@@ -477,7 +485,7 @@ def _deferrable(items, ops, results, fixed, adopt):
         for it in items
         if type(it) is Noted
         for s in it.steps
-        for kind, i in s.argidx
+        for kind, i in s.reads
         if kind == "op"
     }
     read.update(src for _, _, src, _ in adopt)
@@ -514,7 +522,7 @@ def _read_elsewhere(items, fixed):
         if type(it) is Noted:
             out.add(it.result)
             out.update(
-                i for s in it.steps if s.j not in fixed for kind, i in s.argidx if kind == "op"
+                i for s in it.steps if s.j not in fixed for kind, i in s.reads if kind == "op"
             )
         elif type(it) is Backward:
             out.add(it.root)
@@ -708,7 +716,7 @@ def _written(cls, params, read, swap, written):
     return names
 
 
-def _keys(params, known, read, frees, mine, fixes, writes=()):
+def _keys(params, known, read, frees, mine, fixes, writes=(), made_by=None):
     """The parameters of an op that takes index tensors in a key (`x[idx]`: the index
     op's `key`, a tuple of numbers, None and arrays), as a dict of its own whose key is
     remade each iteration (replay._alive) from the arrays of the variables' tensors it
@@ -716,8 +724,10 @@ def _keys(params, known, read, frees, mine, fixes, writes=()):
     as (the dict, the name, the key's parts, (position, index into `frees`) ...); Fail
     for any other parameter that is not a constant, and for a key of a mask (its
     result's shape is its count, not its shape), of an array that is no variable's
-    integer tensor's; not the parameters in `writes` (`_written`).  `params` itself when
-    each of them is a constant."""
+    integer tensor's; not the parameters in `writes` (`_written`).  An index tensor an
+    earlier op of the iteration made (`made_by`: its op, `emb = C[X[ix]]`'s `X[ix]`) is
+    noted as ("op", its index) in place of a variable's (`_rekeyed` remakes such a key
+    when its op runs).  `params` itself when each of them is a constant."""
     if all(k in writes or _constant(v, known) for k, v in params.items()):
         return params
     own = dict(params)
@@ -733,6 +743,11 @@ def _keys(params, known, read, frees, mine, fixes, writes=()):
                     raise Fail("an index that is neither a number nor a variable's tensor")
                 continue
             t = next((t for t in read.values() if type(t) is Tensor and t.data is part), None)
+            if t is None and part.dtype.kind in "iu" and made_by is not None:
+                k = made_by(part)
+                if k is not None:
+                    places.append((p, ("op", k)))
+                    continue
             if t is None or part.dtype.kind not in "iu":
                 raise Fail("an index that is not a variable's integer tensor")
             f = next((f for f, u in enumerate(frees) if u is t), None)
@@ -855,7 +870,7 @@ def _later(items, x):
     for it in items[x + 1 :]:
         if type(it) is Noted:
             later.add(it.result)
-            later.update(ref[1] for s in it.steps for ref in s.argidx if ref[0] == "op")
+            later.update(ref[1] for s in it.steps for ref in s.reads if ref[0] == "op")
         elif type(it) is Backward:
             later.add(it.root)
     return later
@@ -866,8 +881,8 @@ def _done(steps, keep):
     statement (let go after it, as the compiled loop lets an intermediate go); not those
     in `keep` (its result, what later statements read)."""
     last = {}
-    for x, (j, argidx, *_) in enumerate(steps):
-        for ref in argidx:
+    for x, s in enumerate(steps):
+        for ref in s.reads:
             if ref[0] == "op":
                 last[ref[1]] = x
     mine = {j for j, *_ in steps} - keep
@@ -880,6 +895,51 @@ def _done(steps, keep):
 
 def _NO_ARGS(vals):
     return ()
+
+
+def _made_by(notes, opof, a):
+    """The plan's op whose output's array is `a` (engine/replay.Notes), else None."""
+    return opof.get(notes.made_by(a))
+
+
+def _made_keys(j, params, fixes, opkeys):
+    """For op j (its parameters `params`), when its key takes an index tensor an earlier
+    op made (`_keys`): its entries of `fixes` moved to opkeys[j] (remade as it runs:
+    `_rekeyed`), and those ops' references (("op", index) ...); else ()."""
+    mine = [fix for fix in fixes if fix[0] is params]
+    if not any(type(f) is tuple for fix in mine for _, f in fix[3]):
+        return ()
+    opkeys[j] = mine
+    fixes[:] = [fix for fix in fixes if fix[0] is not params]
+    return tuple(f for fix in mine for _, f in fix[3] if type(f) is tuple)
+
+
+def _rekeyed(get, fixes, n, c):
+    """`get` of a step whose op takes an earlier op's output as an index tensor in its key
+    (`_keys`: (the parameters, the name, the key's parts, (position, ("op", j) or the
+    variable's index in `frees`) ...) each): the key made of this iteration's arrays in
+    the parameters first, then the arguments; `get` itself when it takes none (`fixes`
+    None)."""
+    if fixes is None:
+        return get
+    keys = tuple(
+        (
+            d,
+            name,
+            parts,
+            tuple((p, _final(f if type(f) is tuple else ("free", f), n, c)) for p, f in places),
+        )
+        for d, name, parts, places in fixes
+    )
+
+    def args(vals):
+        for d, name, parts, places in keys:
+            for p, slot in places:
+                parts[p] = vals[slot]
+            d[name] = tuple(parts)
+        return get(vals)
+
+    return args
 
 
 def _getter(idx):

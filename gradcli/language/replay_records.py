@@ -21,13 +21,21 @@ LIVE_STEP = 6  # (an ARRAY_STEP whose factor a name gives as it is then: replay_
 
 class NotedStep(NamedTuple):
     """One op of a noted assignment: its op index, where its arguments come from
-    ((kind, index) per argument, `_slot`), its parameters, mask, and whether it made a node."""
+    ((kind, index) per argument, `_slot`), its parameters, mask, whether it made a node,
+    and the earlier ops whose outputs its key takes as index tensors (("op", index) each:
+    replay_plan._keys; read as its arguments are)."""
 
     j: int
     argidx: tuple
     params: dict
     mask: Any
     has_node: bool
+    keyrefs: tuple = ()
+
+    @property
+    def reads(self):
+        """Where what it reads comes from: its arguments, then its key's op outputs."""
+        return self.argidx + self.keyrefs if self.keyrefs else self.argidx
 
 
 class Noted(NamedTuple):

@@ -121,6 +121,62 @@ PROGRAMS.update(
         + "print(s, W.grad)\n",
     }
 )
+# an index tensor an earlier op of the iteration made (replay_plan._keys' `made_by`):
+# makemore's `emb = C[Xtr[ix]]` (the minibatch drawn in the body's head), the same split
+# in two statements, the index made from a hoisted op, one out of bounds mid-loop
+_MAKEMORE = """torch.manual_seed(0)
+X = torch.randint(0, 27, (60, 3))
+Y = torch.randint(0, 27, (60,))
+g = torch.Generator().manual_seed(2147483647)
+C = torch.randn((27, 5), generator=g, dtype={dt}, requires_grad=True)
+W1 = torch.randn((15, 16), generator=g, dtype={dt}, requires_grad=True)
+b1 = torch.randn(16, generator=g, dtype={dt}, requires_grad=True)
+W2 = torch.randn((16, 27), generator=g, dtype={dt}, requires_grad=True)
+parameters = [C, W1, b1, W2]
+for i in range(30):
+    ix = torch.randint(0, X.shape[0], (8,), generator=g)
+{emb}    h = torch.tanh(emb.view(-1, 15) @ W1 + b1)
+    logits = h @ W2
+    loss = torch.nn.functional.cross_entropy(logits, Y[ix])
+    for p in parameters:
+        p.grad = None
+    loss.backward()
+    lr = 0.1 if i < 20 else 0.01
+    for p in parameters:
+        p.data += -lr * p.grad
+print(loss, emb.grad_fn, emb.grad_fn.next_functions, C.grad[:3])
+"""
+for dt in ("torch.float32", "torch.float64"):
+    PROGRAMS[f"made_index_{dt}"] = _MAKEMORE.format(dt=dt, emb="    emb = C[X[ix]]\n")
+PROGRAMS["made_index_two_statements"] = _MAKEMORE.format(
+    dt="torch.float64", emb="    Xb, Yb = X[ix], Y[ix]\n    emb = C[Xb]\n"
+)
+PROGRAMS["made_index_hoisted"] = (
+    _DATA.format(n=8, dt="torch.float64")
+    + """W = torch.randn(6, dtype=torch.float64, requires_grad=True)
+rows = torch.tensor([[1, 2], [4, 4]])
+for i in range(8):
+    s = (X[rows[1] - 1] @ W).sum() + (X[rows.sum(0) - 3] * W).sum()
+    s.backward()
+print(s, W.grad)
+"""
+)
+PROGRAMS["made_index_out_of_bounds"] = (
+    _DATA.format(n=8, dt="torch.float64")
+    + """W = torch.randn(6, dtype=torch.float64, requires_grad=True)
+rows = torch.tensor([1, 2, 5])
+try:
+    for i in range(8):
+        if i == 5:
+            rows[2] = 7
+        s = (X[rows + 1] @ W).sum()
+        s.backward()
+except IndexError as e:
+    print("error", e, i)
+print(s, W.grad)
+"""
+)
+
 _REPLAYS = {
     # (4 batches an epoch, the last one shorter: it runs as compiled and is noted, and
     # so is the first of the next epoch, whose shape the plan of the last one fails)
@@ -131,6 +187,11 @@ _REPLAYS = {
     "changed_in_place": 8,
     "rebound": 6,
     "int32_and_number": 7,
+    "made_index_torch.float32": 29,
+    "made_index_torch.float64": 29,
+    "made_index_two_statements": 29,
+    "made_index_hoisted": 7,
+    "made_index_out_of_bounds": 4,
 }
 
 
@@ -141,6 +202,8 @@ def test_indexing_loops_print_what_compiled_prints(name):
     assert off.returncode == 0, off.stderr
     if name == "out_of_bounds":
         assert "error index 8 is out of bounds for dimension 0 with size 8 6" in off.stdout
+    if name == "made_index_out_of_bounds":
+        assert "error index 8 is out of bounds for dimension 0 with size 8 5" in off.stdout
 
 
 @pytest.mark.parametrize("name", list(_REPLAYS))
