@@ -11,7 +11,7 @@ from . import runtime as rt
 from .functions import Scope
 from .loop_split import held, kind_of, split, to_cell, unpacked
 from .loop_schedules import schedules
-from .loop_updates import _grad_of, displayed
+from .loop_updates import _data_step, _grad_of, displayed
 from .loop_shapes import (
     _args,
     _augmented,
@@ -458,8 +458,10 @@ def _block(comp, n):
     """A no_grad block's parts, for replaying it: (its context expression's closure,
     per statement (its closure, its line, its shape), the names the expression
     reads); a shape is ("step", target, op, factor, w) for `target op= factor * w.grad`
-    and `target.sub_(factor * w.grad)` (add_, mul_: op "-=", "+=", "*="; factor a name
-    or a number literal, as ("name", name) or ("number", value)), ("none", w) for
+    and `target.sub_(factor * w.grad)` (add_, mul_: op "-=", "+=", "*="; factor a name,
+    its negation or a number literal, as ("name", name), ("-name", name) or ("number",
+    value)), ("data", target, op, factor, w) for `target.data op= factor * w.grad`
+    (`p.data += -lr * p.grad`), ("none", w) for
     `w.grad = None`, ("zero", w) for `w.grad.zero_()`, ("each", target, recv, method,
     the target's store, (closure, line, shape) per statement of its body, the loop's
     (line, column): its iterable's, where it counts steps) for `for target in recv.method(): ...` (_over_parameters; its closure
@@ -527,9 +529,14 @@ def _shape(comp, st):
         if op is None or args is None or len(args) != 1:
             return None
         return _step_shape(comp, recv.children[0].value, op, args[0])
-    if d != "augassign" or ch[0].data != "name":  # (`w.data -= ...`: as compiled)
+    if d != "augassign":
         return None
-    return _step_shape(comp, ch[0].children[0].value, ch[1].value, ch[2])
+    if ch[0].data == "name":
+        return _step_shape(comp, ch[0].children[0].value, ch[1].value, ch[2])
+    if _data_step(st):  # `w.data op= factor * w.grad`: in any grad mode, no version bump
+        got = _step_shape(comp, ch[0].children[0].children[0].value, ch[1].value, ch[2])
+        return None if got is None else ("data",) + got[1:]
+    return None
 
 
 def _step_shape(comp, target, op, value):
@@ -540,6 +547,8 @@ def _step_shape(comp, target, op, value):
         return None
     if f.data == "name":
         factor = ("name", f.children[0].value)
+    elif f.data == "unary" and f.children[0].value == "-" and f.children[1].data == "name":
+        factor = ("-name", f.children[1].children[0].value)  # (`-lr`, Python's negation)
     elif _number(f):
         try:
             factor = ("number", comp.expr(f)(None))

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..core.tensor import Tensor
 from ..engine import replay as engine
-from ..library.scalar_steps import array_step, step_by, step_value, zero_grad_array
+from ..library.scalar_steps import array_step, data_step, step_by, step_value, zero_grad_array
 from ..runtime import context
 from .iteration import step
 from .positions import located
@@ -155,6 +155,18 @@ def run_entries(entries, s):
                 type(g) is not Tensor
                 or type(y) not in (int, float)
                 or not array_step(w, g.data, y, ufunc)
+            ):
+                fn(s)
+        elif kind == 7:  # DATA_STEP: `w.data op= y * v.grad` (y a number, or its load's)
+            _, w, v, y, load, ufunc, fn, line = e
+            state.line = line
+            g = v.grad
+            if load is not None:
+                y = load(s)
+            if (
+                type(g) is not Tensor
+                or type(y) not in (int, float)
+                or not data_step(w, g.data, y, ufunc)
             ):
                 fn(s)
         elif kind == 4:  # ZERO_GRAD

@@ -16,7 +16,7 @@ from ..library.optim import Optimizer
 from .replay_checks import Fail, checks_of, compiled_call, kinds, list_check
 from .replay_records import APPEND, AS_COMPILED, ITEM, NO_GRAD
 from .replay_records import ARRAY_STEP, CLEAR_GRAD, EACH, ENTRY_AS_COMPILED, STEP, ZERO_GRAD
-from .replay_records import LIVE_STEP
+from .replay_records import DATA_STEP, LIVE_STEP
 from .replay_records import Append, AsCompiled, Item, NoGrad
 from .replay_through import held as _held
 
@@ -99,16 +99,26 @@ def _entries(stmts, loads, read, checks, changed, kept):
             if entry is None:
                 return None
         elif shape is not None:
-            _, target, op, (how, f), name = shape
+            kind, target, op, (how, f), name = shape
             w, v = read.get(target), read.get(name)
             live = None
-            if how == "name":
+            if how != "number":  # (a name, or its negation: Python's)
                 kept_f, f = (f, read.get(f)) if f not in changed else (None, None)
                 if f is None:  # (a number the iteration changes: read as the step runs)
                     live = _live(shape[3][1], loads, read, w)
+                    if live is not None and how == "-name":
+                        live = _negated(live)
+                elif how == "-name":
+                    f = -f if type(f) in (int, float) else None
             else:
                 kept_f = None
             step = SCALED_STEPS.get(op)
+            if kind == "data":  # (`w.data op= factor * v.grad`: data_step, or as compiled)
+                entry = _data_entry(w, v, f, live, ARRAY_STEPS.get(op), fn, line)
+                if entry[0] == DATA_STEP:
+                    kept.update(x for x in (target, name, kept_f) if x is not None)
+                entries.append(entry)
+                continue
             if live is not None and step is not None and type(v) is Tensor:
                 if v.data.dtype.char in "fd":
                     entry = (LIVE_STEP, w, v, live, ARRAY_STEPS[op], fn, line)
@@ -130,6 +140,31 @@ def _entries(stmts, loads, read, checks, changed, kept):
                     kept.update(x for x in (target, name, kept_f) if x is not None)
         entries.append(entry)
     return tuple(entries)
+
+
+def _data_entry(w, v, f, live, ufunc, fn, line):
+    """The entry of `w.data op= factor * v.grad` (DATA_STEP: w a float tensor with dims,
+    v a tensor, the factor a number or `live`'s load; else the statement as compiled)."""
+    if (
+        ufunc is None
+        or type(w) is not Tensor
+        or not w.data.ndim
+        or type(v) is not Tensor
+        or v.data.dtype.char not in "fd"
+        or (live is None and type(f) not in (int, float))
+    ):
+        return (ENTRY_AS_COMPILED, fn)
+    return (DATA_STEP, w, v, f, live, ufunc, fn, line)
+
+
+def _negated(load):
+    """A number's load giving its negation (`-lr`, as Python negates it), or None."""
+
+    def negated(s):
+        v = load(s)
+        return -v if type(v) in (int, float) else None
+
+    return negated
 
 
 def _live(name, loads, read, w):

@@ -194,6 +194,30 @@ def array_step(x, g, y, ufunc):
     return True
 
 
+def data_step(x, g, y, ufunc):
+    """`x.data op= y * g` (`p.data += -lr * p.grad`), in any grad mode, for a float tensor
+    x of one or more dims, g a gradient's array of x's dtype and shape and y a Python
+    number: `array_step`'s product and op written into x's array, and no version changed
+    (`.data`'s tensor has a counter of its own and records no graph), as the statement
+    does when x is a plain target (`_plain_target`).  False (nothing done) in every
+    other case."""
+    d = x.data
+    if (
+        type(g) is not np.ndarray
+        or g.dtype is not d.dtype
+        or g.shape != d.shape
+        or not d.ndim
+        or not g.flags.c_contiguous
+        or (d.dtype is not _F64 and d.dtype is not _F32)
+        or not _plain_target(x, d)
+    ):
+        return False
+    w = weak(y, g)
+    if type(w) is not np.ndarray or not scaled_pass(d, g, w, ufunc):
+        ufunc(d, np.multiply(g, w), out=d)
+    return True
+
+
 def array_update(x, y, ufunc):
     """`x op= y` (`ufunc` the op's, ARRAY_STEPS) for a float tensor x of one or more dims
     and a tensor y of its dtype and shape whose array shares no memory with x's, under

@@ -3,7 +3,8 @@
 w.grad`, `w.sub_(lr * w.grad)` (add_, mul_, `+=`, `*=`) and `w.grad.zero_()` print
 exactly what the same loops and defs print run as compiled (`--no-replay`), in float32
 and float64, also where the fast step does not apply (a view of the parameter, a
-gradient let go, a non-contiguous parameter) and when the step raises."""
+gradient let go, a non-contiguous parameter) and when the step raises; and the steps
+through `.data` (`p.data += -lr * p.grad`, scalar_steps.data_step) in grad mode."""
 
 from __future__ import annotations
 
@@ -248,6 +249,40 @@ PROGRAMS.update(
 )
 
 
+# steps through `.data` in the body's grad mode (makemore's `p.data += -lr * p.grad`, the
+# learning rate a schedule's, its negation Python's): a parameter with a view and a 0-d
+# one as compiled, a gradient let go mid-loop, `-=` and a number factor, float32 and 64
+_DATA = """torch.manual_seed(0)
+X = torch.randn(20, 4, dtype={dt})
+Y = torch.randn(20, 1, dtype={dt})
+W = torch.randn(4, 1, requires_grad=True, dtype={dt})
+V = torch.randn(4, 1, requires_grad=True, dtype={dt})
+b = torch.zeros(1, requires_grad=True, dtype={dt})
+s = torch.zeros((), requires_grad=True, dtype={dt})
+params = [W, V, b, s]
+view = W[1:]
+for i in range(14):
+    loss = ((X @ W + X @ V + b + s - Y) ** 2).mean()
+    for p in params:
+        p.grad = None
+    loss.backward()
+    lr = 0.1 if i < 6 else 0.05
+    for p in params:
+        p.data += -lr * p.grad
+    for p in [V, b]:
+        p.data -= 0.01 * p.grad
+    if i == 9:
+        V.grad = None
+        try:
+            for p in params:
+                p.data += -lr * p.grad
+        except TypeError as e:
+            print("error", e)
+print(loss, W, V, b, s, W._version, V._version, b._version, view, view._version)
+"""
+for dt in ("float32", "float64"):
+    PROGRAMS[f"data_steps_{dt}"] = _DATA.format(dt="torch." + dt)
+
 _ERRORS = {"broadcast_error", "params_error"}
 
 
@@ -287,6 +322,24 @@ def test_the_steps_take_the_array_path(name, monkeypatch):
     monkeypatch.setattr(replay_steps, "zero_grad_array", counted_zero)
     run_inprocess(PROGRAMS[name])
     assert count["step"] >= 3 * 6 and count["zero"] >= 3 * 6
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_the_data_steps_take_the_array_path(dt, monkeypatch):
+    """V's and b's steps through `.data` run as scalar_steps.data_step does them (W's,
+    which a view shares, and the 0-d s's as compiled)."""
+    count = [0]
+    step = replay_steps.data_step
+
+    def counted(*args):
+        r = step(*args)
+        count[0] += r
+        return r
+
+    monkeypatch.setattr(replay_steps, "data_step", counted)
+    out = run_inprocess(PROGRAMS[f"data_steps_{dt}"])
+    assert out.returncode == 0, out.stderr
+    assert count[0] >= 4 * 10
 
 
 def test_model_zero_grad_is_planned(monkeypatch):
