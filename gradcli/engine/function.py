@@ -31,6 +31,11 @@ from .modes import state as _modes
 _OUT = versions.OWN  # marker: a saved value that is the op's own output
 
 
+#: a replay kernel's `keeps` when its op saves its output (Function.replay_kernel,
+#: engine/replay.run_kernels)
+KEEPS_OUT = 2
+
+
 class Function:
     """Base of every graph node.  Subclasses set `name` and define
     `forward(self, *arrays, **params) -> ndarray` and
@@ -98,7 +103,7 @@ class Function:
         (a replayed plan's are the same every iteration), is `f(*args[:arity])` (with w
         for the second, a number's form taken once, when w is not None) and nothing
         more once a whole forward has set the node's fields, saving those arguments as
-        they are when `keeps` (its output when `keeps` is engine/replay.OUT).  None (the
+        they are when `keeps` (its output when `keeps` is KEEPS_OUT).  None (the
         default): the whole forward.
         A subclass with a forward of its own does not inherit it (each checks its type)."""
         return None

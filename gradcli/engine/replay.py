@@ -30,7 +30,7 @@ import numpy as np
 
 from ..core.tensor import Tensor, next_seq
 from . import autograd, modes, straight, versions
-from .function import _array_out
+from .function import KEEPS_OUT, _array_out
 
 
 def plain():
@@ -168,8 +168,6 @@ def forward(sh, args, params, mask, srcs):
 
 #: run_kernels' mark of an op that runs its whole forward (no kernel for its arguments)
 WHOLE = -2
-#: a kernel's `keeps` when its op saves its output (Function.replay_kernel)
-OUT = 2
 
 
 def kernel_of(sh, args, params):
@@ -194,7 +192,7 @@ def run_kernels(shadows, vals, program):
         elif i1 < 0:
             vals[j] = out = f(vals[i0])
             if keeps:
-                saved = (out,) if keeps is OUT else (vals[i0],)
+                saved = (out,) if keeps is KEEPS_OUT else (vals[i0],)
                 if mask is None and not versions.state.bumped:  # (_keep's common case)
                     sh = shadows[j]
                     sh.saved = saved

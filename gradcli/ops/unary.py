@@ -12,11 +12,10 @@ import numpy as np
 
 from ..engine.declare import none
 from ..core import dtypes
-from ..engine.function import Function
+from ..engine.function import KEEPS_OUT, Function
 from ..engine.saved import saved_const
 from ..engine.forward import add_terms
 from ..engine.zero_grads import efficient_zeros
-from ..engine.replay import OUT
 from ..core.convert import tensor_arg
 from ..runtime.errors import GradRuntimeError, GradTypeError
 from ..numerics import mkl, native, native_layers
@@ -56,7 +55,7 @@ class Unary(Function):
     def replay_kernel(self, x):
         """The forward of a float array of one dim or more (Unary.forward's, a class's
         `keep_int` one's for floats): its function and layout alone (`_kernel`), keeping
-        what it saves (its input, or its output: engine/replay.OUT)."""
+        what it saves (its input, or its output: engine/function.KEEPS_OUT)."""
         cls = type(self)
         if (
             cls._kernel is None
@@ -68,7 +67,7 @@ class Unary(Function):
         ):
             return None
         saves = self.saves
-        return cls._kernel, 1, OUT if saves == "out" else saves == "x", None
+        return cls._kernel, 1, KEEPS_OUT if saves == "out" else saves == "x", None
 
 
 def _kernel(np_fn):

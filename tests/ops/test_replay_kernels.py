@@ -181,7 +181,7 @@ def test_a_kernel_gives_what_the_whole_forward_gives(cls):
         assert got.dtype is want.dtype and got.shape == want.shape
         assert got.tobytes() == want.tobytes(), (cls.__name__, args)
         assert len(sh.saved) == len(whole.saved)
-        if keeps is engine.OUT:  # (its output: the kernel's)
+        if keeps is engine.KEEPS_OUT:  # (its output: the kernel's)
             assert len(whole.saved) == 1 and whole.saved[0] is want and sh.saved[0] is got
         else:
             assert all(x is y for x, y in zip(sh.saved, whole.saved))
@@ -206,7 +206,7 @@ def test_the_element_wise_functions_have_kernels():
         node = NODES[name].__new__(NODES[name])
         kernel = node.replay_kernel(f)
         assert kernel is not None, name
-        assert (kernel[2] is engine.OUT) is (name in ("relu", "tanh", "sigmoid", "exp")), name
+        assert (kernel[2] is engine.KEEPS_OUT) is (name in ("relu", "tanh", "sigmoid", "exp")), name
         assert node.replay_kernel(np.asarray(np.float32(1))) is None
     assert NODES["relu"].__new__(NODES["relu"]).replay_kernel(np.arange(3)) is None
     assert Digamma.__new__(Digamma).replay_kernel(f) is None
