@@ -175,21 +175,8 @@ def array_step(x, g, y, ufunc):
     gives it), then the op's ufunc written into x's array, and x's version bumped, as
     the general in-place rule does when nothing else is to be done (`_plain_target`).
     Returns False (nothing done) in every other case."""
-    d = x.data
-    if (
-        type(g) is not np.ndarray
-        or g.dtype is not d.dtype
-        or g.shape != d.shape
-        or not d.ndim
-        or not g.flags.c_contiguous
-        or (d.dtype is not _F64 and d.dtype is not _F32)
-        or context.current.grad_enabled
-        or not _plain_target(x, d)
-    ):
+    if context.current.grad_enabled or not _scaled_into(x, g, y, ufunc):
         return False
-    w = weak(y, g)
-    if type(w) is not np.ndarray or not scaled_pass(d, g, w, ufunc):
-        ufunc(d, np.multiply(g, w), out=d)
     versions.bump(x)
     return True
 
@@ -201,6 +188,12 @@ def data_step(x, g, y, ufunc):
     (`.data`'s tensor has a counter of its own and records no graph), as the statement
     does when x is a plain target (`_plain_target`).  False (nothing done) in every
     other case."""
+    return _scaled_into(x, g, y, ufunc)
+
+
+def _scaled_into(x, g, y, ufunc):
+    """`array_step`'s product and op written into x's array, its version as it is, where
+    they apply (else False, nothing done)."""
     d = x.data
     if (
         type(g) is not np.ndarray
