@@ -136,7 +136,7 @@ def _pure_call(node, me=None) -> bool:
             and pure(node.children[0], me)
             and isinstance(subs, Tree)
             and subs.data == "subscripts"
-            and all(_number(c) or c.data == "name" or pure(c, me) for c in subs.children)
+            and all(pure(c, me) for c in subs.children)
         )
     if node.data == "compare":  # (a == b): one comparison, when its op declares itself pure
         ch = node.children

@@ -112,13 +112,13 @@ def _entries(stmts, loads, read, checks, changed, kept):
                     f = -f if type(f) in (int, float) else None
             else:
                 kept_f = None
-            step = SCALED_STEPS.get(op)
             if kind == "data":  # (`w.data op= factor * v.grad`: data_step, or as compiled)
                 entry = _data_entry(w, v, f, live, ARRAY_STEPS.get(op), fn, line)
                 if entry[0] == DATA_STEP:
                     kept.update(x for x in (target, name, kept_f) if x is not None)
                 entries.append(entry)
                 continue
+            step = SCALED_STEPS.get(op)
             if live is not None and step is not None and type(v) is Tensor:
                 if v.data.dtype.char in "fd":
                     entry = (LIVE_STEP, w, v, live, ARRAY_STEPS[op], fn, line)
