@@ -101,6 +101,26 @@ def _looped(loop, b, body, other):
     return run
 
 
+class _Taken:
+    """The items of a replayed loop that code of the program makes (a generator's, a
+    `map` of its function): before each is taken, the names the replayed iterations
+    made are bound, and the next iteration makes every check of the plan
+    (replay.Run.taking)."""
+
+    __slots__ = ("items", "run")
+
+    def __init__(self, items, run):
+        self.items, self.run = iter(items), run
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.run is not None:
+            self.run.taking()
+        return next(self.items)
+
+
 def _items(it, s, line, col):
     """The iteration of a `for` statement's iterable, its errors placed at it (a set or
     a dict changed while the loop goes through it too, as the fast tier places it)."""
@@ -326,12 +346,15 @@ class Control:
 
         def loop(s, again):
             items = _items(it, s, line, col)
+            taken = None
             if type(items) not in (range, list) and not plain_items(items):
-                # taken one at a time, by code that may be the program's own: not
-                # replayed; a top-level loop's fast code runs it, when it has one
-                if again is not b and body.rest is not None and context.current.fast_tier:
-                    return (HANDED, iter(items))
-                again = b
+                # taken one at a time, by code that may be the program's own (a
+                # generator): a replayed run binds its names before each item (`_Taken`)
+                run = getattr(again, "__self__", None)
+                if run is None or not hasattr(run, "taking"):
+                    again = b
+                else:
+                    items = taken = _Taken(items, run)
             # a replayed body's run, told when an item bound to names `a, b` is not a
             # tuple (its unpacking may run the program's code: replay.Run.unsteady)
             unsteady = (
@@ -359,10 +382,13 @@ class Control:
                     r = again(s)  # iteration.body, inlined
                     if r is not None and r is not CONTINUE:
                         if r is HANDED:  # (the items left: the fast tier's, _looped)
-                            return (HANDED, walk)
+                            return (HANDED, walk if taken is None else taken.items)
                         return None if r is BREAK else r
             except GradError as e:
                 raise _left(e, line, col)
+            finally:
+                if taken is not None:
+                    taken.run = None  # (the run ends with the loop)
             return other
 
         return _looped(loop, b, body, other)

@@ -155,7 +155,7 @@ def _pure_call(node, me=None) -> bool:
     args, options = got
 
     def ok(a):  # (None, True, False: as an op's keyword argument's, `torch.sum(x, 1, True)`)
-        return pure(a, me) or _display(a, me) or _flag(a)
+        return pure(a, me) or _display(a, me) or _flag(a) or _shape_read(a, me)
 
     if fn.data == "getattr":
         recv, attr = fn.children[0], fn.children[1].value
@@ -171,7 +171,7 @@ def _pure_call(node, me=None) -> bool:
         return (
             _pure_method(attr)
             and ok(recv)
-            and all(_number(a) or _flag(a) for a in args)
+            and all(_number(a) or _flag(a) or _shape_read(a, me) for a in args)
             and all(_option(v, _number) for v in options)
         )
     if fn.data == "name":
@@ -191,6 +191,65 @@ def _pure_call(node, me=None) -> bool:
 
 def _flag(node) -> bool:
     return node.data in ("none", "true", "false")
+
+
+#: the operators of sizes an op may take (`_shape_read`)
+_SIZE_OPS = frozenset({"+", "-", "*", "//"})
+
+
+def _size_part(node, me) -> bool:
+    """A part of sizes' arithmetic: an int literal or a size (`_shape_read`)."""
+    if isinstance(node, Tree) and node.data == "number":
+        return "." not in node.children[0].value and "e" not in node.children[0].value.lower()
+    return _shape_read(node, me)
+
+
+#: the attributes and methods of a tensor that give its shape (`SHAPE_READS`), which a
+#: replayed statement may pass an op of a pure expression's (`_shape_read`); a module a
+#: replayed loop sees through may not define them (replay_through.through_state)
+SHAPE_READS = frozenset({"shape", "size"})
+
+
+def _shape_read(node, me) -> bool:
+    """Whether an op's argument is the shape of a pure expression, or one of its sizes
+    (`y.reshape(y_hat.shape)`, `x.view(x.size(0), -1)`, `x.shape[-1]`), or `+ - * //`
+    of such sizes and numbers (`h.shape[0] // 2`): what a replayed op takes as a
+    constant (a tuple of ints, an int: replay_plan._Dims), the same each iteration while
+    the plan's checks hold (the shapes and dtypes of the variables its ops read; an op
+    whose output's shape depends on its values declares itself impure)."""
+    if not isinstance(node, Tree):
+        return False
+    if node.data in ("binary", "unary"):
+        ch = node.children
+        if node.data == "unary":
+            return ch[0].value == "-" and _size_part(ch[1], me)
+        return all(t.value in _SIZE_OPS for t in ch[1::2]) and all(
+            _size_part(c, me) for c in ch[0::2]
+        )
+    if node.data == "getitem":  # x.shape[0], x.shape[-1]
+        subs = node.children[1]
+        return (
+            isinstance(subs, Tree)
+            and subs.data == "subscripts"
+            and len(subs.children) == 1
+            and _number(subs.children[0])
+            and _shape_read(node.children[0], me)
+            and node.children[0].data == "getattr"
+        )
+    if node.data == "getattr":  # x.shape
+        return node.children[1].value == "shape" and pure(node.children[0], me)
+    if node.data != "call" or not isinstance(node.children[0], Tree):
+        return False
+    fn, got = node.children[0], _keywords(node)
+    return (  # x.size(), x.size(0)
+        fn.data == "getattr"
+        and fn.children[1].value == "size"
+        and got is not None
+        and not got[1]
+        and len(got[0]) <= 1
+        and all(_number(a) for a in got[0])
+        and pure(fn.children[0], me)
+    )
 
 
 def _display(node, me) -> bool:

@@ -224,7 +224,8 @@ class Run:
         self.counts = [0, 0, 0]  # iterations replayed, in all, handed (REPORT: Counted)
         self.why = None  # why the last noted iteration gave no plan (REPORT)
         self.noted = -1  # the engine's ops the last noted iteration ran (replay_defs.py)
-        self.lent = None  # a set an `if` handed over: (plan, its turn, the set) (`_guarded`)
+        # per turn, a set handed over with the names made (`lend`), or None
+        self.lent = [None, None]
         self.alts = None  # draws -> the state of the plan noted with them (`_drawn`), or None
         self.drawing = None  # the draws of this iteration made ahead: ((value, item) ...)
         self.tree = None  # the draws noted: which is made next (replay_draws.make)
@@ -258,6 +259,14 @@ class Run:
     def unsteady(self):
         """The loop's target was bound from something other than a tuple (its unpacking
         may have run code of the program): the next iteration checks the whole plan."""
+        self.steady = False
+
+    def taking(self):
+        """Code of the program is about to make the loop's next item (a generator's): the
+        names made are bound (`bind`: that code may read them), and the next iteration
+        makes every check of the plan (that code may have changed anything)."""
+        if self.pending:
+            self.bind()
         self.steady = False
 
     def _compiled(self, start):
@@ -295,7 +304,7 @@ class Run:
         return body.after_first(s)
 
     def finish(self):
-        self.lent = None
+        self.lent = [None, None]
         if self.pending:
             self.materialize()
         plan = self.plan
@@ -450,10 +459,10 @@ class Run:
             turn = self.turn
             self.turn = turn ^ 1
             shadows = self.sets[turn]
-            if shadows is None and self.lent is not None and self.lent[1] == turn:
-                lent, self.lent = self.lent, None  # (an `if` handed it over: `_guarded`)
-                if lent[0] is plan and reusable(lent[2]):
-                    shadows = self.sets[turn] = lent[2]
+            if shadows is None and self.lent[turn] is not None:
+                lent, self.lent[turn] = self.lent[turn], None  # (handed over: `lend`)
+                if lent[0] is plan and reusable(lent[1]):
+                    shadows = self.sets[turn] = lent[1]
             warm = shadows is not None  # (its ops' forwards ran once: Deferred)
             if shadows is None:
                 shadows = self.sets[turn] = plan.sets()
@@ -532,6 +541,29 @@ class Run:
         return _GO
 
     # -- binding the names -----------------------------------------------------------------
+    def bind(self):
+        """Bind the names the last replayed iteration made before code of the program
+        runs mid-loop (a tail, a head, an `if` that holds, the code that makes the loop's
+        next item), the iteration's shadow set used again at its next turn once nothing
+        holds its nodes (`lend`)."""
+        plan = self.plan
+        shadows = self.sets[self.turn ^ 1]  # (the last iteration's)
+        if plan is not None and shadows is not None:
+            if not any(it[0] == BACKWARD for it in plan.items):
+                for node in shadows:  # its nodes are new to the program: no pass has
+                    node.fpass = None  # gone through them (graph(values=true))
+        self.materialize()
+        self.lend(plan, self.turn ^ 1, shadows)
+
+    def lend(self, plan, turn, shadows):
+        """A set `materialize` handed over (the names' Tensors were given its nodes), kept
+        to be used at its turn once the program lets go of them (`reusable`: `_items`),
+        when the body's backward frees every node (Plan.loose empty: a set kept would
+        otherwise hold saved values after the program let go of its Tensors)."""
+        if plan is not None and shadows is not None and not plan.loose:
+            if self.sets[turn] is None:
+                self.lent[turn] = (plan, shadows)
+
     def materialize(self, numbers=None):
         """Bind every name a replayed statement made to a Tensor of its last value, whose
         graph is its iteration's shadows (handed over: new ones are made next time);
@@ -822,8 +854,7 @@ def _guarded(run, plan):
     loads = run.body.loads
     names = list(run.pending)
     run.materialize()
-    if not plan.loose and run.sets[run.turn ^ 1] is None:  # (the set is handed over:
-        run.lent = (plan, run.turn ^ 1, shadows)  # used again once free: `_items`)
+    run.lend(plan, run.turn ^ 1, shadows)
     bound = [(loads[n], loads[n](s)) for n in names]
     r = run.body.closures[at](s)  # the `if`
     if r is not None:

@@ -35,7 +35,6 @@ from .loop_shapes import names_in, report
 from .parser import Tree
 from .positions import pos
 from .replay import MAX_RECORDS, Body, _names, _not
-from .replay_records import BACKWARD
 from .stmtlines import sequence
 
 
@@ -372,14 +371,14 @@ class _Run:
                 if not bound and not ok(s):  # (before the statement: what it reads)
                     bound = True
                     if run.pending:
-                        _bind(run)
+                        run.bind()
                     run.steady = False
                 r = closure(s)
                 if r is not None:  # (an assignment gives no signal)
                     return r
             return self._rest(s)
         if run.pending:
-            _bind(run)
+            run.bind()
         run.steady = False
         r = self.head(s)
         if r is not None:  # (an assignment gives no signal: kept for the general case)
@@ -399,24 +398,8 @@ class _Run:
     def unsteady(self):
         self.run.unsteady()
 
+    def taking(self):
+        self.run.taking()
+
     def finish(self):
         self.run.finish()
-
-
-def _bind(run):
-    """Bind the names the last replayed iteration made (as replay_tail.tail does before a
-    tail), its shadow set used again at its next turn once nothing holds its nodes."""
-    plan = run.plan
-    shadows = run.sets[run.turn ^ 1]  # (the last iteration's)
-    if plan is not None and shadows is not None:
-        if not any(it[0] == BACKWARD for it in plan.items):
-            for node in shadows:  # (new to the program: no pass went through them)
-                node.fpass = None
-    run.materialize()
-    if (
-        plan is not None
-        and shadows is not None
-        and not plan.loose
-        and run.sets[run.turn ^ 1] is None
-    ):
-        run.lent = (plan, run.turn ^ 1, shadows)

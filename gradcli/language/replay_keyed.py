@@ -107,7 +107,7 @@ def _keep(run, alts):
         run.lent,
     )
     run.steady = False
-    run.lent = None
+    run.lent = [None, None]
 
 
 def _take(run, alts, key):

@@ -537,6 +537,8 @@ def _sources(srcs, j, opof, viewof, ops, read, adopt):
     for si, (how, v) in enumerate(srcs):
         if how == "op" and v in opof:
             base = viewof.get(opof[v])
+            if base is SWAPPED:  # (its base a new tensor each iteration: not linked)
+                raise Fail("an op saves a view of a loop target's tensor")
             own.append(None if base is None else engine.view_source(base, ops[opof[v]][0]))
             adopt.append((j, si, opof[v], base))
         elif how == "value" and (v is None or v is OWN):
@@ -618,6 +620,11 @@ def _kept_views(adopt, freed, remakes, items):
     return {k: remakes[k] for k in kept}
 
 
+#: what a view of a loop target's tensor views (`_view_base`): a tensor the plan does not
+#: hold, a new one each iteration
+SWAPPED = object()
+
+
 def _view_base(j, cls, params, argidx, frees, maps, mode, swap):
     """What the view op j's output views: the variable's tensor (its first argument, or
     the base of the view it views: `viewof`; with its class and parameters, `remakes`,
@@ -629,8 +636,9 @@ def _view_base(j, cls, params, argidx, frees, maps, mode, swap):
     if not argidx:
         raise Fail
     kind, i = argidx[0]
-    if kind == "free" and id(frees[i]) in swap:
-        raise Fail  # (of a loop target's data tensor: it would view that one)
+    if kind == "free" and id(frees[i]) in swap:  # (of a loop target's data tensor:
+        viewof[j] = SWAPPED  # a new one each iteration; only an operand of later ops,
+        return  # none saving it, `_sources`, and no statement's result)
     if not mode:  # (only an operand of later ops: no statement's result, `viewof`)
         viewof[j] = None
         return

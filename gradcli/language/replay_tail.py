@@ -10,19 +10,11 @@ holds its nodes any more (`replay.reusable`), as an `if`'s is."""
 
 from __future__ import annotations
 
-from .replay_records import BACKWARD
-
 
 def tail(run, plan, at):
     """The tail of a replayed iteration (its statements from item `at` on), the names
     made before it bound first: what its statements gave (None, or a `break`'s,
     `continue`'s or `return`'s signal)."""
-    shadows = run.sets[run.turn ^ 1]  # (this iteration's)
-    if not any(it[0] == BACKWARD for it in plan.items):
-        for node in shadows:  # its nodes are new to the program: no pass has gone
-            node.fpass = None  # through them (graph(values=true))
-    run.materialize()
-    if not plan.loose and run.sets[run.turn ^ 1] is None:  # (handed over: used again
-        run.lent = (plan, run.turn ^ 1, shadows)  # once free, replay.Run._items)
+    run.bind()
     run.steady = False
     return run.body.tail(run.s)

@@ -14,7 +14,7 @@ from ..library.nn.module import _HOOKS, Module, replay_pure
 from ..library.values import Module as Namespace
 from ..library.values import program_object
 from .functions import UserFunction
-from .loop_shapes import THROUGH, THROUGH_DEFS
+from .loop_shapes import SHAPE_READS, THROUGH, THROUGH_DEFS
 
 #: the special names a program's class may hold in its own dict (the class statement's)
 _MARKS = frozenset({"__init__", "__module__", "__doc__", "__qualname__"})
@@ -40,10 +40,16 @@ def through_state(v, depth=0):
     if tuple(mro[len(own) :]) != Module.__mro__ or any(
         k not in _MARKS
         and "__gradcli_" not in k
-        and (k.startswith("__") and k.endswith("__") or (k != "forward" and hasattr(Module, k)))
+        and (
+            k.startswith("__")
+            and k.endswith("__")
+            or (k != "forward" and hasattr(Module, k))
+            or k in SHAPE_READS
+        )
         for c in own
         for k in c.__dict__
-    ):  # (a special method, or one of Module's that Module's own methods may call)
+    ):  # (a special method, or one of Module's that Module's own methods may call, or
+        # `shape`, which a replayed statement reads without running it: _shape_read)
         return None
     f = next((c.__dict__["forward"] for c in own if "forward" in c.__dict__), None)
     got = THROUGH.get(f.body) if type(f) is UserFunction else None

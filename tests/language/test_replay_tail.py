@@ -141,3 +141,50 @@ def test_a_loop_without_backward_has_no_tail(monkeypatch):
     r = run_inprocess(source)
     assert "['7', '8']" in r.stdout
     assert "replay: loop at line 3: does not qualify" in r.stderr
+
+
+def _sets_made(monkeypatch, source):
+    """How many shadow sets a program's replayed loops made (replay_plan.Plan.sets)."""
+    from gradcli.language import replay_plan
+
+    made = [0]
+    real = replay_plan.Plan.sets
+
+    def counted(self):
+        made[0] += 1
+        return real(self)
+
+    monkeypatch.setattr(replay_plan.Plan, "sets", counted)
+    out = run_inprocess(source)
+    assert out.returncode == 0, out.stderr
+    return made[0]
+
+
+_HELD = (
+    _DATA
+    + """w = torch.zeros(3, 1, requires_grad=True)
+kept = []
+def note(k):
+    kept.append(KEPT)
+for k in range(40):
+    loss = ((Xt @ w - Yt) ** 2).mean()
+    loss.backward()
+    with torch.no_grad():
+        w -= 0.1 * w.grad
+        w.grad.zero_()
+    note(k)
+print(len(kept), kept[-1], loss, w)
+"""
+)
+
+
+def test_a_tails_shadow_sets_are_used_again(monkeypatch):
+    """The set handed over with the names bound before the tail is used again at its
+    turn once the program lets go of them (replay.Run.lend): two sets for the loop,
+    its iterations' ops by their kernels; a value the tail keeps keeps its set."""
+    assert _sets_made(monkeypatch, _HELD.replace("KEPT", "loss.item()")) == 2
+    assert _sets_made(monkeypatch, _HELD.replace("KEPT", "loss")) > 30
+    for kept in ("loss.item()", "loss"):
+        on, off = replay_both(_HELD.replace("KEPT", kept))
+        assert (on.stdout, on.stderr) == (off.stdout, off.stderr)
+        assert off.returncode == 0 and "tensor(" in on.stdout
