@@ -49,8 +49,6 @@ both ways and compares all they print.
 
 from __future__ import annotations
 
-from sys import getrefcount
-
 
 from ..runtime import context
 from ..core.tensor import Tensor
@@ -68,6 +66,7 @@ from .replay_steps import backward_item, run_updates
 from .replay_records import AS_COMPILED, ASSIGN, BACKWARD, CHECK, CLEAR_GRAD, ITEM, NO_GRAD, STEP
 from .replay_records import APPEND, ARRAY_STEP, BATCH, CALL, EACH, TAIL, ZERO_GRAD
 from .replay_tail import tail
+from .replay_bind import CALLED, Deferred, bind, lend, materialize, reusable
 from .replay_numbers import NOTED, NUMBER, _unbound, number
 from .replay_plan import plan as make_plan
 from .replay_draws import DRAWS, queued
@@ -540,78 +539,15 @@ class Run:
                     return r
         return _GO
 
-    # -- binding the names -----------------------------------------------------------------
+    # -- binding the names (replay_bind.py) ----------------------------------------------
     def bind(self):
-        """Bind the names the last replayed iteration made before code of the program
-        runs mid-loop (a tail, a head, an `if` that holds, the code that makes the loop's
-        next item), the iteration's shadow set used again at its next turn once nothing
-        holds its nodes (`lend`)."""
-        plan = self.plan
-        shadows = self.sets[self.turn ^ 1]  # (the last iteration's)
-        if plan is not None and shadows is not None:
-            if not any(it[0] == BACKWARD for it in plan.items):
-                for node in shadows:  # its nodes are new to the program: no pass has
-                    node.fpass = None  # gone through them (graph(values=true))
-        self.materialize()
-        self.lend(plan, self.turn ^ 1, shadows)
+        bind(self)
 
     def lend(self, plan, turn, shadows):
-        """A set `materialize` handed over (the names' Tensors were given its nodes), kept
-        to be used at its turn once the program lets go of them (`reusable`: `_items`),
-        when the body's backward frees every node (Plan.loose empty: a set kept would
-        otherwise hold saved values after the program let go of its Tensors)."""
-        if plan is not None and shadows is not None and not plan.loose:
-            if self.sets[turn] is None:
-                self.lent[turn] = (plan, shadows)
+        lend(self, plan, turn, shadows)
 
     def materialize(self, numbers=None):
-        """Bind every name a replayed statement made to a Tensor of its last value, whose
-        graph is its iteration's shadows (handed over: new ones are made next time);
-        `numbers`: their creation numbers (engine.reserve), else numbers of now."""
-        pending = self.pending  # (emptied at the end: a Ctrl-C half way leaves it
-        # for the loop's `finally` to bind)
-        for name in [n for n, p in pending.items() if p[0] is CALLED]:  # a call's value:
-            self.body.stores[name](self.s, pending[name][1].bind(numbers))  # its own names
-            del pending[name]  # bound, its `return` run (replay_defs._Held.bind)
-        used = [p[0] for p in pending.values()]
-        # the shadow sets the values come from, the older first (sets[turn] is the one
-        # the next iteration would use: the older of the two)
-        order = [
-            x
-            for x in (self.sets[self.turn], self.sets[self.turn ^ 1])
-            if x is not None and any(x is u for u in used)
-        ]
-        for shadows in order:
-            engine.hand_over(shadows, numbers)
-        made = {}
-        stores = self.body.stores
-        plans = {}
-        for name, (shadows, k, out, plan) in pending.items():
-            view = plan.views.get(k)
-            if view is not None:  # (its base's Tensor first, as the ops made them)
-                base = _tensor(made, shadows, view[0], self.bases[name], numbers)
-            t = _tensor(made, shadows, k, out, numbers)
-            if view is not None and getattr(t, "view_of", None) is None:
-                engine.link_view(t, base, _remake(view[1], view[2]))
-            stores[name](self.s, t)  # (after its node)
-            plans[id(shadows)] = plan
-        for shadows in order:
-            for j, i, src, base in (plan := plans[id(shadows)]).adopt:  # saved values that are
-                node = shadows[j]  # ops' outputs
-                if getattr(node, "saved_src", None) is not None and node.saved:
-                    remake = plan.remakes.get(src)
-                    engine.adopt_sources(
-                        node,
-                        i,
-                        _tensor(made, shadows, src, node.saved[i], numbers),
-                        base,
-                        remake and _remake(*remake),
-                    )
-        # (a set no value came from is no one's: kept, its forwards' fields set)
-        self.sets = [None if any(x is o for o in order) else x for x in self.sets]
-        self.pending = {}
-        self.bases = {}
-        self.fixed = None  # (the program may now hold the hoisted values)
+        materialize(self, numbers)
 
 
 class Counted(Run):
@@ -653,12 +589,6 @@ def _names(target):
     )
 
 
-def _remake(cls, params):
-    """The view op of node class `cls` with these parameters, as a function of a Tensor
-    (a view's `view_of`: engine/versions.py)."""
-    return lambda t: cls.apply(t, **params)
-
-
 def _assigned(body, name, s):
     """Whether the variable `name`, None while the replay held its value, holds another
     value (an assignment of the body gives it a Tensor, never None)."""
@@ -666,36 +596,6 @@ def _assigned(body, name, s):
         return body.loads[name](s) is not None
     except Exception:
         return False
-
-
-def links(sets):
-    """Per node of a shadow set, the references to it when nothing else holds it: the
-    set's list, each of its parents' links from the set's nodes, and getrefcount's
-    argument."""
-    links = [2] * len(sets)
-    at = {id(sh): j for j, sh in enumerate(sets)}
-    for sh in sets:
-        for p in getattr(sh, "parents", ()) or ():
-            j = at.get(id(p))
-            if j is not None:
-                links[j] += 1
-    return links
-
-
-def reusable(sets, known=None):
-    """Whether a shadow set handed over to the program's Tensors is free again (their
-    values freed): each node held only by the set and its parents' links (`links`, or
-    `known`), no hooks (`watch`) on it; then what a Tensor of its output gave it
-    (`out_vc`, its version counter) is let go, as if it had not been handed over."""
-    if known is None:
-        known = links(sets)
-    for j in range(len(sets)):  # (by index: no local holds a node)
-        if getrefcount(sets[j]) != known[j] or getattr(sets[j], "watch", None) is not None:
-            return False
-    for sh in sets:
-        if getattr(sh, "out_vc", None) is not None:
-            sh.out_vc = None
-    return True
 
 
 def _alive(live, steps, vals, s, lives, at):
@@ -938,9 +838,6 @@ def _unchanged(seen, s):
 
 
 _COND = object()
-#: a pending name's first field when its value is a replayed call's (replay_defs.py):
-#: (CALLED, what the calls share, its value, None)
-CALLED = object()
 _STALE = object()
 _GO = object()
 _UNSET = object()
@@ -948,36 +845,6 @@ _UNSET = object()
 
 #: a deferred op's arguments are kept until its value is made: up to this many bytes
 DEFER_BYTES = 1 << 16
-
-
-class Deferred:
-    """The value of an op made when the program can see it (`value`), not when it runs:
-    a `deferrable` op (a loss's sum or mean: ops/reduce.py) whose output no other op
-    reads, only its statement's name and `backward` (which needs only its dtype and
-    shape: `like`, a zero array of them).  Its node's fields are those of the set's
-    first, whole forward (the same shapes and parameters each iteration)."""
-
-    __slots__ = ("sh", "args", "params", "like")
-
-    def __init__(self, sh, args, params, like):
-        self.sh, self.args, self.params, self.like = sh, args, params, like
-
-    def value(self):
-        return engine.forward(self.sh, self.args, self.params, None, None)
-
-
-def _tensor(made, shadows, k, out, numbers):
-    key = (id(shadows), k)
-    t = made.get(key)
-    if t is None:
-        if type(out) is Deferred:
-            out = out.value()
-        node = shadows[k]
-        node = node if hasattr(node, "needs") else None
-        t = made[key] = Tensor(out, node is not None, node)
-        if numbers is not None:
-            t.seq = next(numbers)
-    return t
 
 
 def _numbers(loads, s):

@@ -38,7 +38,8 @@ from . import loop_shapes
 from .functions import Return
 from .loop_compile import compile_def
 from .loop_shapes import DEFS, augmented, bound_names, report
-from .replay import _GO, _STALE, CALLED, MAX_RECORDS, Body, Run, _not, links, reusable
+from .replay import _GO, _STALE, MAX_RECORDS, Body, Run, _not
+from .replay_bind import CALLED, links, reusable
 from .replay_checks import Fail, negative_zero
 from .replay_plan import _swapped
 from .replay_records import CALL
