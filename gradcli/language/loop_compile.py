@@ -24,6 +24,7 @@ from .loop_shapes import (
     _loop_targets,
     _no_grad_number,
     _number,
+    _DEF_REPLAYS,
     _REPLAYS,
     _scaled_item,
     _statements,
@@ -59,7 +60,7 @@ def compile_def(comp, suite):
     call returns the number taken from the replayed value, the name never made); else
     None."""
     nodes, ret = replayed_def_statements(suite)
-    items = _compile(comp, nodes, set(), None)
+    items = _compile(comp, nodes, set(), None, replays=_DEF_REPLAYS)
     if items is None or any(it[0] == "batch" for it in items):
         return None
     seen = names_in(ret) if ret is not None else set()
@@ -156,7 +157,9 @@ def _with_tail(comp, nodes, target_names, cond, heads=frozenset()):
     return items
 
 
-def _compile(comp, nodes, target_names, cond, changing=frozenset(), heads=frozenset()):
+def _compile(
+    comp, nodes, target_names, cond, changing=frozenset(), heads=frozenset(), replays=_REPLAYS
+):
     """The items of a body's statements (`_item`), or None when it does not qualify
     (`changing`: names that change each iteration, read as counters; `heads`: the names
     of target_names a compiled head binds, which an index reading them does not make a
@@ -173,7 +176,7 @@ def _compile(comp, nodes, target_names, cond, changing=frozenset(), heads=frozen
     clipped = _clipped(nodes, kinds)  # norm = clip_grad_norm_(...): bound as compiled
     counters |= clipped or set()
     kinds = [_moving(n, k, (target_names - heads) | counters) for n, k in zip(nodes, kinds)]
-    if clipped is None or not any(k[0] in _REPLAYS for k in kinds):
+    if clipped is None or not any(k[0] in replays for k in kinds):
         return None
     made = set()  # names made by replayed statements so far
     results = {k[1] for k in kinds if k[0] == "assign"}

@@ -56,9 +56,11 @@ are not changed by the body (counters, made names); a `while` condition is made 
 numbers and variables, and neither it nor a `for` target is a made name.  With the
 checks made when the plan is made and before each iteration (language/replay.py: the
 variables hold tensors, numbers or gradcli's own functions, `torch` and `no_grad`; a
-`for` loop goes over a range or a list), no code of the program runs while the loop
-does, so nothing can see a made name mid-loop, and each statement reads the same
-variables at the start of an iteration as where it stands.
+`for` loop goes over a range, a list or items gradcli's own code takes), no code of the
+program runs while the loop does, so nothing can see a made name mid-loop, and each
+statement reads the same variables at the start of an iteration as where it stands.
+(Items that code of the program makes, a generator's: the names made are bound before
+each is taken, and every check made again: replay.Run.taking.)
 
 A loop body whose statements qualify up to one that does not (after at least one
 that replays) has a compiled tail: that statement and those after it run as compiled
@@ -97,6 +99,9 @@ _COMPARED = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne
 #: the statements a body must have one of to be replayed: an assignment, or the append
 #: of a call's value (`losses.append(train_step(model, batch))`)
 _REPLAYS = ("assign", "append_call")
+#: ... or, for a `def` (its calls replayed), a no_grad block of updates: an optimizer's
+#: step written as a function (d2l's `sgd(params, lr, batch_size)`)
+_DEF_REPLAYS = _REPLAYS + ("updates", "each")
 
 
 def pure(node, me=None) -> bool:
@@ -854,7 +859,7 @@ def qualifies_def(suite) -> bool:
     return (
         bool(nodes)
         and None not in kinds
-        and any(k[0] in _REPLAYS for k in kinds)
+        and any(k[0] in _DEF_REPLAYS for k in kinds)
         and all(k[0] != "batch" for k in kinds)  # (a loop's only: Body.swaps)
     )
 

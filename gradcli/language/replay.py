@@ -622,10 +622,10 @@ def _alive(live, steps, vals, s, lives, at):
     if last is not None and all(t is u for t, u in zip(now, last[0])):
         return last[1]
     steps = list(steps)
-    for x, p, w in fixes:
+    for x, p, w, cls in fixes:
         st = steps[x]
         srcs = list(st[4])
-        srcs[p] = now[w]
+        srcs[p] = now[w] if cls is None else engine.view_source(now[w], cls)
         steps[x] = st[:4] + (tuple(srcs),) + st[5:]
     lives[at] = [now, steps, None]
     return steps
@@ -648,11 +648,11 @@ def _fixed(f, fixes, steps, last):
         return last[2][1]
     prog, rest = f
     n = len(prog)
-    if not any(x < n for x, _, _ in fixes):
+    if not any(fix[0] < n for fix in fixes):
         got = prog, steps[n:]
     else:
         entries = list(prog)
-        for x, _, _ in fixes:
+        for x, *_ in fixes:
             if x < n:
                 e = entries[x]
                 entries[x] = e[:7] + (steps[x][4],) + e[8:]
@@ -885,7 +885,7 @@ def _check(checks, s):
             if v is not want or not replay_groups_same(v, a):
                 return False
         elif kind == 6:  # a list of tensors (replay_checks.list_check)
-            if v is not want or list(map(id, v)) != a:
+            if type(v) is not list or list(map(id, v)) != a:
                 return False
         elif kind == 7:  # a loop target's data tensor (replay_plan._swapped): its kind
             if type(v) is not Tensor or v.requires_grad or v.grad_fn is not None:

@@ -10,6 +10,7 @@ from sys import getrefcount
 
 from ..core.tensor import Tensor
 from ..engine import replay as engine
+from .replay_plan import SwapView
 from .replay_records import BACKWARD
 
 #: a pending name's first field when its value is a replayed call's (replay_defs.py):
@@ -93,6 +94,8 @@ def materialize(run, numbers=None):
         for j, i, src, base in (plan := plans[id(shadows)]).adopt:  # saved values that are
             node = shadows[j]  # ops' outputs
             if getattr(node, "saved_src", None) is not None and node.saved:
+                if type(base) is SwapView:  # (this iteration's: its version counter)
+                    base = node.saved_src[i]
                 remake = plan.remakes.get(src)
                 engine.adopt_sources(
                     node,

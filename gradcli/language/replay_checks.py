@@ -200,8 +200,9 @@ def library_checks(what, loads, read):
 
 
 def list_check(load, v):
-    """The check that a variable holds the list v with the same items (replay._check's
-    kind 6: the same object, its items the same objects)."""
+    """The check that a variable holds a list of the same items as v (replay._check's
+    kind 6: its items the same objects; a list made anew for each call, `sgd([w, b],
+    lr, bs)`, too)."""
     return (load, 6, v, list(map(id, v)), tuple(v), None, None)
 
 

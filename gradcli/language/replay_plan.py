@@ -196,9 +196,7 @@ def plan(body, seen, notes):
             calls = calls or (cleared is None and not keeps(seen[i][what[0]], what[1]))
         else:  # run as compiled: what it reads must run no code of the program
             items.append(_as_compiled(kind, what, extra, seen[i], checks, closure, i))
-    modes.discard(NO_GRAD)  # (a no_grad number's: not the body's)
-    if len(modes) != 1:
-        raise Fail
+    _one_mode(modes)
     checks, items = _batched(checks, _tailed(items, tail, len(body.items)))
     remakes = _kept_views(adopt, freed, remakes, items)
     unsafe_globals(body, through, Fail)
@@ -276,7 +274,7 @@ def plan(body, seen, notes):
         and type(items[-1]) is not Tail
         and (body.targets is not None or (body.targets is None and body.cond_loads is not None))
     )
-    plan.mode = modes.pop()
+    plan.mode = modes.pop()  # (`_one_mode`)
     plan.backward = backward
     plan.ops = tuple(ops)
     plan.consts = tuple(consts)
@@ -419,16 +417,15 @@ def _live(steps, mine, swap, keys=()):
     if not mine:
         return ((), (), keys) if keys else None
     which = {id(t): w for w, (_, t) in enumerate(mine)}
-    for st in steps:  # (a saved value that is a swapped tensor it does not read)
-        for src in st[4] or ():
-            if id(src) in swap and id(src) not in which:
-                raise Fail
-    fixes = tuple(
-        (x, p, which[id(src)])
-        for x, st in enumerate(steps)
-        for p, src in enumerate(st[4] or ())
-        if id(src) in which
-    )
+    fixes = []  # (step, position, which tensor, the view's node class or None)
+    for x, st in enumerate(steps):
+        for p, src in enumerate(st[4] or ()):
+            t, cls = (src.t, src.cls) if type(src) is SwapView else (src, None)
+            if id(t) in swap:
+                if id(t) not in which:  # (a swapped tensor it does not read)
+                    raise Fail
+                fixes.append((x, p, which[id(t)], cls))
+    fixes = tuple(fixes)
     return tuple((k, swap[id(t)][1]) for k, t in mine), fixes, keys
 
 
@@ -537,8 +534,10 @@ def _sources(srcs, j, opof, viewof, ops, read, adopt):
     for si, (how, v) in enumerate(srcs):
         if how == "op" and v in opof:
             base = viewof.get(opof[v])
-            if base is SWAPPED:  # (its base a new tensor each iteration: not linked)
-                raise Fail("an op saves a view of a loop target's tensor")
+            if type(base) is SwapView:  # (remade of each iteration's tensor: `_live`)
+                own.append(base)
+                adopt.append((j, si, opof[v], base))
+                continue
             own.append(None if base is None else engine.view_source(base, ops[opof[v]][0]))
             adopt.append((j, si, opof[v], base))
         elif how == "value" and (v is None or v is OWN):
@@ -592,6 +591,17 @@ def _rechecked(items, calls):
     return out
 
 
+def _one_mode(modes):
+    """The grad mode the body's assignments ran in, the only one left in `modes` (a
+    no_grad number's taken out: not the body's); Fail for two.  A body of no_grad
+    blocks only (a `def` of an optimizer's step, d2l's `sgd`): the mode it ran in."""
+    modes.discard(NO_GRAD)
+    if not modes:
+        modes.add(context.current.grad_enabled)
+    if len(modes) != 1:
+        raise Fail
+
+
 def _guards(items):
     """The items without the `if`s' places (Guard), and per `if` (in the body's order):
     (how many items come before it, its index among the body's items)."""
@@ -620,9 +630,17 @@ def _kept_views(adopt, freed, remakes, items):
     return {k: remakes[k] for k in kept}
 
 
-#: what a view of a loop target's tensor views (`_view_base`): a tensor the plan does not
-#: hold, a new one each iteration
-SWAPPED = object()
+class SwapView:
+    """What a view of a loop target's data tensor views (`_view_base`): a tensor the plan
+    does not hold, a new one each iteration (`t`, the noted iteration's), and the view's
+    node class: a node that saves the view's output saves, in each replayed iteration, a
+    source of that iteration's tensor's version counter (replay._alive), which the
+    Tensor made for it when the names are bound shares (replay_bind.materialize)."""
+
+    __slots__ = ("t", "cls")
+
+    def __init__(self, t, cls):
+        self.t, self.cls = t, cls
 
 
 def _view_base(j, cls, params, argidx, frees, maps, mode, swap):
@@ -636,9 +654,9 @@ def _view_base(j, cls, params, argidx, frees, maps, mode, swap):
     if not argidx:
         raise Fail
     kind, i = argidx[0]
-    if kind == "free" and id(frees[i]) in swap:  # (of a loop target's data tensor:
-        viewof[j] = SWAPPED  # a new one each iteration; only an operand of later ops,
-        return  # none saving it, `_sources`, and no statement's result)
+    if kind == "free" and id(frees[i]) in swap:  # (of a loop target's data tensor: a
+        viewof[j] = SwapView(frees[i], cls)  # new one each iteration; no statement's result)
+        return
     if not mode:  # (only an operand of later ops: no statement's result, `viewof`)
         viewof[j] = None
         return
@@ -646,7 +664,8 @@ def _view_base(j, cls, params, argidx, frees, maps, mode, swap):
         viewof[j] = frees[i]
         remakes[j] = (cls, params)
     elif kind == "op" and i in viewof:
-        viewof[j] = viewof[i]
+        base = viewof[i]
+        viewof[j] = SwapView(base.t, cls) if type(base) is SwapView else base
     elif kind == "op" and i not in opview:
         opview[j] = (i, cls, params)
     else:

@@ -44,6 +44,11 @@ class _IndexNode(Function):
         # given: (dim, split size or sizes) as unbind/split were called (_saved_*)
         self.shape, self.key, self.adv, self.given = x.shape, key, adv, given
         if adv:
+            k = key[0]
+            if len(key) == 1 and type(k) is np.ndarray and k.dtype.kind in "iu" and x.ndim:
+                # x[indices]: NumPy's take is the same gather (the same result, its
+                # errors IndexError too) without advanced indexing's setup (0.7 -> 0.2 us)
+                return x.take(k, 0)
             return x[key]
         # a view of x even for one element (x[0] of a vector), so x[0].zero_() reaches x
         return x[key] if Ellipsis in key else x[key + (Ellipsis,)]
