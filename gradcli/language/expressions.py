@@ -3,7 +3,6 @@ operators (arithmetic, power, unary, comparisons, not/and/or, if-else, lambda)."
 
 from __future__ import annotations
 
-import ast
 
 from .parser import Tree
 
@@ -12,7 +11,7 @@ from ..runtime.limits import check_items
 from ..core.printing import show, show_str
 from . import runtime as rt
 from .fastops import NUMBER_OPS, specialize
-from .parser import parse, parser
+from .parser import literal_value, parse, parser
 from .positions import guard, located, pos, syntax_error
 from .runtime import SMALL_INT
 
@@ -444,7 +443,7 @@ class Expressions:
                     tok.column,
                 )
             try:
-                value = ast.literal_eval(("r" if "r" in prefix else "") + text)
+                value = literal_value(("r" if "r" in prefix else "") + text)
             except (SyntaxError, ValueError):
                 raise GradSyntaxError("invalid string literal", tok.line, tok.column)
             if "f" in prefix:

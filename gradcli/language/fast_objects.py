@@ -46,7 +46,7 @@ from .fast_ast import _copy, _op_key
 from .fast_dispatch import compare_method, compare_rest, inplace_rest, plain_first, refusal
 from .datamodel import _DUNDER
 from .fast_support import OWN_ATTR, augmented_op
-from .parser import Tree
+from .parser import Tree, literal_value
 from .scopes import FunctionInfo
 
 #: inspect.currentframe(): the frame of a function running as the closure compiler
@@ -532,7 +532,7 @@ class FastObjects(FastOperators, FastCalls):
         joined = self.const(_joined_text, "joined_text")
         parts = []
         for tok, prefix, text in texts:
-            value = ast.literal_eval(("r" if "r" in prefix else "") + text)
+            value = literal_value(("r" if "r" in prefix else "") + text)
             if "f" not in prefix:
                 parts.append(ast.Constant(value))
                 continue

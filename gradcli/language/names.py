@@ -10,11 +10,10 @@ and frames stay unreachable."""
 
 from __future__ import annotations
 
-import ast
 import functools
 import types
 
-from .parser import Token, Tree
+from .parser import Token, Tree, literal_value
 
 from ..runtime.errors import GradAttributeError, GradError
 from ..core.convert import type_name
@@ -59,7 +58,7 @@ def docstring(suite):
         if not isinstance(tok, Token) or tok.value[:2].lower().count("f"):
             return None  # an f-string is not a docstring, as in Python
         try:
-            parts.append(ast.literal_eval(tok.value))
+            parts.append(literal_value(tok.value))
         except (SyntaxError, ValueError):
             return None
     return "".join(parts)

@@ -9,10 +9,12 @@ directory (`lalr_build.py`) and read back with marshal afterwards.  `Tree`,
 
 from __future__ import annotations
 
+import ast
 import marshal
 import os
 import re
 import sys
+import warnings
 
 from ..runtime.errors import GradSyntaxError
 from . import lalr_build
@@ -386,3 +388,14 @@ def _to_syntax_error(e: UnexpectedInput, source: str) -> GradSyntaxError:
         lines = source.rstrip("\n").splitlines() or [""]
         return GradSyntaxError("unexpected end of input", len(lines), len(lines[-1]) + 1)
     return GradSyntaxError(str(e).splitlines()[0], line, col)
+
+
+def literal_value(text):
+    """The value of a string literal's text (its quotes and any `r` prefix), as Python
+    reads it (ast.literal_eval; SyntaxError or ValueError for one it refuses).  An
+    invalid escape sequence (`"a\\o"`) keeps its backslash, as CPython 3.11 does, without
+    the DeprecationWarning Python's compiler gives (shown only under -W, turned into an
+    error by -W error): the program's text is the language's, not Python's source."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.literal_eval(text)

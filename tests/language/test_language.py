@@ -324,3 +324,22 @@ def test_future_import_errors_are_pythons(source):
         compile(source, "<s>", "exec")
     e = assert_refused(source, "SyntaxError", py.value.msg)
     assert e.message == py.value.msg
+
+
+def test_an_invalid_escape_keeps_its_backslash_without_a_warning():
+    """`"a\\o"` is `a\\o`, as CPython 3.11 reads it, in the closures, the fast tier (an
+    f-string in a def) and a docstring; the DeprecationWarning Python's compiler gives for
+    it is not shown (nor made an error by warnings set to errors)."""
+    import warnings
+
+    source = (
+        'x = "a\\o" + r"\\o"\n'
+        "def f(n):\n"
+        '    "doc \\d"\n'
+        '    return f"b\\o{n}"\n'
+        "print(x, f(1), f.__doc__)\n"
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = run_inprocess(source)
+    assert (out.stdout, out.stderr) == ("a\\o\\o b\\o1 doc \\d\n", "")
