@@ -176,7 +176,7 @@ def _pure_call(node, me=None) -> bool:
         return (
             _pure_method(attr)
             and ok(recv)
-            and all(_number(a) or _flag(a) or _shape_read(a, me) for a in args)
+            and all(_number(a) or _flag(a) or _sizes(a, me) for a in args)
             and all(_option(v, _number) for v in options)
         )
     if fn.data == "name":
@@ -200,6 +200,23 @@ def _flag(node) -> bool:
 
 #: the operators of sizes an op may take (`_shape_read`)
 _SIZE_OPS = frozenset({"+", "-", "*", "//"})
+
+
+def _sizes(node, me) -> bool:
+    """Whether a method's argument is a size (`_shape_read`) or a tuple or list display
+    of numbers and sizes (`x.view((1, -1))`, `x.permute([0, 2, 1])`, `x.sum((0, 1))`):
+    a constant of the plan, as numbers are (a tuple of ints: replay_plan._constant)."""
+    if _shape_read(node, me):
+        return True
+    if not isinstance(node, Tree):
+        return False
+    if node.data == "list_" and len(node.children) == 1:
+        node = node.children[0]
+        if not (isinstance(node, Tree) and node.data == "list_items"):
+            return False
+    elif node.data != "tuple_items":
+        return False
+    return bool(node.children) and all(_number(c) or _shape_read(c, me) for c in node.children)
 
 
 def _size_part(node, me) -> bool:

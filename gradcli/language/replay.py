@@ -68,7 +68,7 @@ from .replay_records import APPEND, ARRAY_STEP, BATCH, CALL, EACH, TAIL, ZERO_GR
 from .replay_tail import tail
 from .replay_bind import CALLED, Deferred, bind, lend, materialize, reusable
 from .replay_numbers import NOTED, NUMBER, _unbound, number
-from .replay_plan import plan as make_plan
+from .replay_plan import plan as make_plan, remade
 from .replay_draws import DRAWS, queued
 from .replay_keyed import drawn_iteration, grow, keyed, rest
 from .replay_noting import futile, noting
@@ -615,7 +615,7 @@ def _alive(live, steps, vals, s, lives, at):
     for d, name, parts, places in keys:
         for p, slot in places:
             parts[p] = vals[slot]
-        d[name] = tuple(parts)
+        d[name] = remade(parts)
     if not fixes:
         return steps
     last = lives.get(at)

@@ -761,7 +761,9 @@ def _keys(params, known, read, frees, mine, fixes, writes=(), made_by=None):
     for name, v in params.items():
         if name in writes or _constant(v, known):
             continue
-        if type(v) is not tuple:
+        if type(v) is np.ndarray:  # (an index array itself: embedding's `idx`)
+            v = Bare((v,))
+        elif type(v) is not tuple:
             raise Fail("an op takes a value that is neither a variable's tensor nor a constant")
         places = []
         for p, part in enumerate(v):
@@ -784,8 +786,21 @@ def _keys(params, known, read, frees, mine, fixes, writes=(), made_by=None):
             if f not in mine:
                 mine.append(f)
             places.append((p, f))
-        fixes.append((own, name, list(v), tuple(places)))
+        fixes.append((own, name, Bare(v) if type(v) is Bare else list(v), tuple(places)))
     return own
+
+
+class Bare(list):
+    """The parts of an op's parameter that is an index array itself, not a key of
+    parts (`_keys`: embedding's `idx`): remade as that array (`remade`)."""
+
+    __slots__ = ()
+
+
+def remade(parts):
+    """A parameter `_keys` noted, remade of its parts: the array itself for a Bare one,
+    else the key, a tuple."""
+    return parts[0] if type(parts) is Bare else tuple(parts)
 
 
 def _numbered(read, frees, mine, written=()):
@@ -823,7 +838,8 @@ def _constant(v, known):
         return True
     if type(v) in (int, float) or isinstance(v, np.generic):
         return v in known or (v == v and float(v) in known)
-    return type(v) is tuple and all(type(x) is int for x in v)
+    # (a tuple of ints, a shape or dims; a list of them, `x.sum([0, 1])`'s display)
+    return (type(v) is tuple or type(v) is list) and all(type(x) is int for x in v)
 
 
 def _final(ref, n, c):
@@ -963,7 +979,7 @@ def _rekeyed(get, fixes, n, c):
         for d, name, parts, places in keys:
             for p, slot in places:
                 parts[p] = vals[slot]
-            d[name] = tuple(parts)
+            d[name] = remade(parts)
         return get(vals)
 
     return args

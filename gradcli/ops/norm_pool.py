@@ -52,8 +52,11 @@ class Embedding(Function):
     jvp = linear
 
     def forward(self, weight, idx, padding_idx):
-        self.idx, self.rows, self.padding_idx = idx, weight.shape[0], padding_idx
-        return weight[idx]
+        rows = weight.shape[0]
+        if idx.size and (idx.min() < 0 or idx.max() >= rows):  # (here: a replayed
+            raise GradIndexError("index out of range in self")  # loop runs no wrapper)
+        self.idx, self.rows, self.padding_idx = idx, rows, padding_idx
+        return weight.take(idx, 0)  # (weight[idx]'s gather, without indexing's setup)
 
     def backward(self, g, F):
         if F.tensor_mode:
@@ -94,7 +97,7 @@ class EmbeddingGrad(Function):
     category="nn",
     batch=None,
     inplace=None,
-    pure=False,
+    pure=True,
     parser=None,
 )
 def embedding(
@@ -115,9 +118,9 @@ def embedding(
             "embedding: max_norm, scale_grad_by_freq and sparse are not supported by gradcli"
         )
     rows = w.data.shape[0]
-    i = idx.data.astype(np.int64)
-    if i.size and (i.min() < 0 or i.max() >= rows):
-        raise GradIndexError("index out of range in self")
+    # (the index tensor's own array when it is int64: a replayed loop takes it each
+    # iteration, replay_plan._keys; its bounds are checked by the node's forward)
+    i = idx.data if idx.data.dtype == np.int64 else idx.data.astype(np.int64)
     if padding_idx is not None:
         if not -rows <= padding_idx < rows:
             raise GradRuntimeError("Padding_idx must be within num_embeddings")

@@ -36,6 +36,8 @@ def embedding_table(module, weight, dtype):
 
 
 class Embedding(Module):
+    replay_op = "embedding"  # (its indices taken each iteration: replay_plan._keys)
+
     def __init__(
         self,
         num_embeddings,
