@@ -9,6 +9,7 @@ import pytest
 from conftest import replay_both, replayed_iterations
 
 import gradcli.session  # noqa: F401  (loads every op and built-in)
+from gradcli.core.tensor import Tensor
 from gradcli.ops.registry import BUILTINS, METHOD_ONLY, Arg
 
 ENTRIES = list({id(e): e for t in (BUILTINS, METHOD_ONLY) for e in t.values()}.values())
@@ -30,6 +31,10 @@ def _value(v, names, setup):
     if isinstance(v, list):  # (a target's classes, a weight: a tensor, as programs pass)
         name = f"c{len(setup)}"
         setup.append(f"{name} = torch.tensor({list(v)!r})")
+        return name
+    if type(v) is Tensor and v.data.dtype.kind in "iu":  # (embedding's indices: a
+        name = f"c{len(setup)}"  # variable's tensor, as programs pass them)
+        setup.append(f"{name} = torch.tensor({v.data.tolist()!r})")
         return name
     return repr(v)
 
