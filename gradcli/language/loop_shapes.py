@@ -208,15 +208,8 @@ def _sizes(node, me) -> bool:
     a constant of the plan, as numbers are (a tuple of ints: replay_plan._constant)."""
     if _shape_read(node, me):
         return True
-    if not isinstance(node, Tree):
-        return False
-    if node.data == "list_" and len(node.children) == 1:
-        node = node.children[0]
-        if not (isinstance(node, Tree) and node.data == "list_items"):
-            return False
-    elif node.data != "tuple_items":
-        return False
-    return bool(node.children) and all(_number(c) or _shape_read(c, me) for c in node.children)
+    items = _display_items(node)
+    return bool(items) and all(_number(c) or _shape_read(c, me) for c in items)
 
 
 def _size_part(node, me) -> bool:
@@ -278,15 +271,21 @@ def _display(node, me) -> bool:
     """Whether an op's argument is a list or tuple display of pure expressions
     (`torch.cat([h, x], 1)`: the op takes the tensors, which the plan maps as it maps
     any argument)."""
+    items = _display_items(node)
+    return bool(items) and all(pure(c, me) for c in items)
+
+
+def _display_items(node):
+    """The items of a list or tuple display (`[a, b]`, `(a, b)`), else None."""
     if not isinstance(node, Tree):
-        return False
+        return None
     if node.data == "list_" and len(node.children) == 1:
         node = node.children[0]
         if not (isinstance(node, Tree) and node.data == "list_items"):
-            return False
+            return None
     elif node.data != "tuple_items":
-        return False
-    return bool(node.children) and all(pure(c, me) for c in node.children)
+        return None
+    return node.children
 
 
 def _keywords(call):
