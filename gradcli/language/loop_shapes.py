@@ -175,7 +175,7 @@ def _pure_call(node, me=None) -> bool:
             return all(ok(a) for a in args) and all(_option(v, ok) for v in options)
         return (
             _pure_method(attr)
-            and ok(recv)
+            and (pure(recv, me) or _display(recv, me))  # (a tensor, not a shape)
             and all(_number(a) or _flag(a) or _sizes(a, me) for a in args)
             and all(_option(v, _number) for v in options)
         )
