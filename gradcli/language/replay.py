@@ -671,7 +671,7 @@ def _other(run, plan, item):
     if kind == CHECK:
         return _GO if run._still(plan) else run._compiled(item[1])
     if kind == TAIL:  # (replay_plan.Tail: the body's compiled tail)
-        return tail(run, plan, item[1])
+        return tail(run, item[1])
     if kind == NUMBER:  # (replay_numbers.Number: a no_grad block's number)
         v = run._number(item[1])
         if v is _STALE:

@@ -196,7 +196,7 @@ def plan(body, seen, notes):
             calls = calls or (cleared is None and not keeps(seen[i][what[0]], what[1]))
         else:  # run as compiled: what it reads must run no code of the program
             items.append(_as_compiled(kind, what, extra, seen[i], checks, closure, i))
-    _one_mode(modes)
+    mode = _one_mode(modes)
     checks, items = _batched(checks, _tailed(items, tail, len(body.items)))
     remakes = _kept_views(adopt, freed, remakes, items)
     unsafe_globals(body, through, Fail)
@@ -274,7 +274,7 @@ def plan(body, seen, notes):
         and type(items[-1]) is not Tail
         and (body.targets is not None or (body.targets is None and body.cond_loads is not None))
     )
-    plan.mode = modes.pop()  # (`_one_mode`)
+    plan.mode = mode
     plan.backward = backward
     plan.ops = tuple(ops)
     plan.consts = tuple(consts)
@@ -534,11 +534,10 @@ def _sources(srcs, j, opof, viewof, ops, read, adopt):
     for si, (how, v) in enumerate(srcs):
         if how == "op" and v in opof:
             base = viewof.get(opof[v])
-            if type(base) is SwapView:  # (remade of each iteration's tensor: `_live`)
-                own.append(base)
-                adopt.append((j, si, opof[v], base))
-                continue
-            own.append(None if base is None else engine.view_source(base, ops[opof[v]][0]))
+            if base is None or type(base) is SwapView:  # (a SwapView: remade of each
+                own.append(base)  # iteration's tensor, `_live`)
+            else:
+                own.append(engine.view_source(base, ops[opof[v]][0]))
             adopt.append((j, si, opof[v], base))
         elif how == "value" and (v is None or v is OWN):
             own.append(v)
@@ -592,14 +591,13 @@ def _rechecked(items, calls):
 
 
 def _one_mode(modes):
-    """The grad mode the body's assignments ran in, the only one left in `modes` (a
-    no_grad number's taken out: not the body's); Fail for two.  A body of no_grad
-    blocks only (a `def` of an optimizer's step, d2l's `sgd`): the mode it ran in."""
+    """The grad mode the body's assignments ran in, the only one in `modes` but a
+    no_grad number's (not the body's); Fail for two.  A body of no_grad blocks only (a
+    `def` of an optimizer's step, d2l's `sgd`): the mode it ran in."""
     modes.discard(NO_GRAD)
-    if not modes:
-        modes.add(context.current.grad_enabled)
-    if len(modes) != 1:
+    if len(modes) > 1:
         raise Fail
+    return modes.pop() if modes else context.current.grad_enabled
 
 
 def _guards(items):

@@ -11,7 +11,7 @@ holds its nodes any more (`replay.reusable`), as an `if`'s is."""
 from __future__ import annotations
 
 
-def tail(run, plan, at):
+def tail(run, at):
     """The tail of a replayed iteration (its statements from item `at` on), the names
     made before it bound first: what its statements gave (None, or a `break`'s,
     `continue`'s or `return`'s signal)."""
