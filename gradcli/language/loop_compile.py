@@ -460,10 +460,12 @@ def _def_call(comp, value):
 def _block(comp, n):
     """A no_grad block's parts, for replaying it: (its context expression's closure,
     per statement (its closure, its line, its shape), the names the expression
-    reads); a shape is ("step", target, op, factor, w) for `target op= factor * w.grad`
-    and `target.sub_(factor * w.grad)` (add_, mul_: op "-=", "+=", "*="; factor a name,
-    its negation or a number literal, as ("name", name), ("-name", name) or ("number",
-    value)), ("data", target, op, factor, w) for `target.data op= factor * w.grad`
+    reads); a shape is ("step", target, op, factor, w, divisor) for `target op= factor *
+    w.grad` and `target.sub_(factor * w.grad)` (add_, mul_: op "-=", "+=", "*="; factor a
+    name, its negation or a number literal, as ("name", name), ("-name", name) or
+    ("number", value); divisor None, or a name or number as the factor for `factor *
+    w.grad / divisor`), ("data", target, op, factor, w, divisor) for `target.data op=
+    factor * w.grad`
     (`p.data += -lr * p.grad`), ("none", w) for
     `w.grad = None`, ("zero", w) for `w.grad.zero_()`, ("each", target, recv, method,
     the target's store, (closure, line, shape) per statement of its body, the loop's
@@ -543,20 +545,30 @@ def _shape(comp, st):
 
 
 def _step_shape(comp, target, op, value):
-    if not (value.data == "binary" and len(value.children) == 3 and value.children[1].value == "*"):
+    ch = value.children if value.data == "binary" else ()
+    if not (len(ch) in (3, 5) and ch[1].value == "*"):
         return None
-    f, g = value.children[0], _grad_of(value.children[2])
-    if g is None:
+    divisor = None
+    if len(ch) == 5:  # `factor * w.grad / divisor` (d2l's `sgd`)
+        divisor = _factor(comp, ch[4]) if ch[3].value == "/" else None
+        if divisor is None or divisor[0] == "-name":
+            return None
+    factor, g = _factor(comp, ch[0]), _grad_of(ch[2])
+    if g is None or factor is None:
         return None
+    return ("step", target, op, factor, g, divisor)
+
+
+def _factor(comp, f):
+    """A step's factor or divisor: ("name", name), ("-name", name) for its negation
+    (`-lr`, Python's) or ("number", value) for a number literal, else None."""
     if f.data == "name":
-        factor = ("name", f.children[0].value)
-    elif f.data == "unary" and f.children[0].value == "-" and f.children[1].data == "name":
-        factor = ("-name", f.children[1].children[0].value)  # (`-lr`, Python's negation)
-    elif _number(f):
+        return ("name", f.children[0].value)
+    if f.data == "unary" and f.children[0].value == "-" and f.children[1].data == "name":
+        return ("-name", f.children[1].children[0].value)
+    if _number(f):
         try:
-            factor = ("number", comp.expr(f)(None))
+            return ("number", comp.expr(f)(None))
         except Exception:
             return None
-    else:
-        return None
-    return ("step", target, op, factor, g)
+    return None

@@ -18,6 +18,7 @@ NUMBER = 11
 STEP, CLEAR_GRAD, ENTRY_AS_COMPILED, ARRAY_STEP, ZERO_GRAD, EACH = 0, 1, 2, 3, 4, 5
 LIVE_STEP = 6  # (an ARRAY_STEP whose factor a name gives as it is then: replay_updates)
 DATA_STEP = 7  # (`w.data op= factor * v.grad`: scalar_steps.data_step)
+DIV_STEP = 8  # (`w op= factor * v.grad / divisor`: scalar_steps.divided_step)
 
 
 class NotedStep(NamedTuple):

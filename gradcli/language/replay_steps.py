@@ -10,7 +10,8 @@ import numpy as np
 
 from ..core.tensor import Tensor
 from ..engine import replay as engine
-from ..library.scalar_steps import array_step, data_step, step_by, step_value, zero_grad_array
+from ..library.scalar_steps import array_step, data_step, divided_step, step_by, step_value
+from ..library.scalar_steps import zero_grad_array
 from ..runtime import context
 from .iteration import step
 from .positions import located
@@ -168,6 +169,12 @@ def run_entries(entries, s):
                 or type(y) not in (int, float)
                 or not data_step(w, g.data, y, ufunc)
             ):
+                fn(s)
+        elif kind == 8:  # DIV_STEP: `w op= y * v.grad / z`
+            _, w, v, y, z, ufunc, fn, line = e
+            state.line = line
+            g = v.grad
+            if type(g) is not Tensor or not divided_step(w, g.data, y, z, ufunc):
                 fn(s)
         elif kind == 4:  # ZERO_GRAD
             _, v, fn, line = e

@@ -16,7 +16,7 @@ from ..library.optim import Optimizer
 from .replay_checks import Fail, checks_of, compiled_call, kinds, list_check
 from .replay_records import APPEND, AS_COMPILED, ITEM, NO_GRAD
 from .replay_records import ARRAY_STEP, CLEAR_GRAD, EACH, ENTRY_AS_COMPILED, STEP, ZERO_GRAD
-from .replay_records import DATA_STEP, LIVE_STEP
+from .replay_records import DATA_STEP, DIV_STEP, LIVE_STEP
 from .replay_records import Append, AsCompiled, Item, NoGrad
 from .replay_through import held as _held
 
@@ -99,8 +99,14 @@ def _entries(stmts, loads, read, checks, changed, kept):
             if entry is None:
                 return None
         elif shape is not None:
-            kind, target, op, (how, f), name = shape
+            kind, target, op, (how, f), name, divisor = shape
             w, v = read.get(target), read.get(name)
+            if divisor is not None:  # (`factor * v.grad / divisor`: DIV_STEP, or as compiled)
+                entry = _divided(kind, w, v, (how, f), divisor, read, changed, op, fn, line)
+                if entry[0] == DIV_STEP:
+                    kept.update(x for x in (target, name, f, divisor[1]) if type(x) is str)
+                entries.append(entry)
+                continue
             live = None
             if how != "number":  # (a name, or its negation: Python's)
                 kept_f, f = (f, read.get(f)) if f not in changed else (None, None)
@@ -140,6 +146,37 @@ def _entries(stmts, loads, read, checks, changed, kept):
                     kept.update(x for x in (target, name, kept_f) if x is not None)
         entries.append(entry)
     return tuple(entries)
+
+
+def _divided(kind, w, v, factor, divisor, read, changed, op, fn, line):
+    """The entry of `w op= factor * v.grad / divisor` (DIV_STEP: w a float tensor with
+    dims, v a tensor, the factor and the divisor numbers the iteration does not change;
+    else the statement as compiled)."""
+    y, z = (_constant(x, read, changed) for x in (factor, divisor))
+    ufunc = ARRAY_STEPS.get(op)
+    if (
+        kind != "step"
+        or ufunc is None
+        or y is None
+        or z is None
+        or type(w) is not Tensor
+        or not w.data.ndim
+        or type(v) is not Tensor
+        or v.data.dtype.char not in "fd"
+    ):
+        return (ENTRY_AS_COMPILED, fn)
+    return (DIV_STEP, w, v, y, z, ufunc, fn, line)
+
+
+def _constant(spec, read, changed):
+    """The number a step's factor or divisor ((how, what): loop_compile._factor) is, when
+    the iteration does not change it, else None."""
+    how, x = spec
+    if how != "number":
+        x = read.get(x) if x not in changed else None
+        if how == "-name" and type(x) in (int, float):
+            x = -x
+    return x if type(x) in (int, float) else None
 
 
 def _data_entry(w, v, f, live, ufunc, fn, line):

@@ -191,7 +191,18 @@ def data_step(x, g, y, ufunc):
     return _scaled_into(x, g, y, ufunc)
 
 
-def _scaled_into(x, g, y, ufunc):
+def divided_step(x, g, y, z, ufunc):
+    """`x op= y * g / z` (d2l's `param -= lr * param.grad / batch_size`) under no_grad,
+    as `array_step` for its product, then the quotient as Div's forward makes it of a
+    number (`weak`), then the op; x's version bumped.  False (nothing done) in every
+    other case."""
+    if context.current.grad_enabled or not _scaled_into(x, g, y, ufunc, z):
+        return False
+    versions.bump(x)
+    return True
+
+
+def _scaled_into(x, g, y, ufunc, z=None):
     """`array_step`'s product and op written into x's array, its version as it is, where
     they apply (else False, nothing done)."""
     d = x.data
@@ -206,7 +217,10 @@ def _scaled_into(x, g, y, ufunc):
     ):
         return False
     w = weak(y, g)
-    if type(w) is not np.ndarray or not scaled_pass(d, g, w, ufunc):
+    if z is not None:  # (the product, then its quotient in place: a fresh array)
+        t = np.multiply(g, w)
+        ufunc(d, np.true_divide(t, weak(z, t), out=t), out=d)
+    elif type(w) is not np.ndarray or not scaled_pass(d, g, w, ufunc):
         ufunc(d, np.multiply(g, w), out=d)
     return True
 

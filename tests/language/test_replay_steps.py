@@ -4,7 +4,8 @@ w.grad`, `w.sub_(lr * w.grad)` (add_, mul_, `+=`, `*=`) and `w.grad.zero_()` pri
 exactly what the same loops and defs print run as compiled (`--no-replay`), in float32
 and float64, also where the fast step does not apply (a view of the parameter, a
 gradient let go, a non-contiguous parameter) and when the step raises; and the steps
-through `.data` (`p.data += -lr * p.grad`, scalar_steps.data_step) in grad mode."""
+through `.data` (`p.data += -lr * p.grad`, scalar_steps.data_step) in grad mode, and
+d2l's `param -= lr * param.grad / batch_size` (scalar_steps.divided_step)."""
 
 from __future__ import annotations
 
@@ -283,6 +284,49 @@ print(loss, W, V, b, s, W._version, V._version, b._version, view, view._version)
 for dt in ("float32", "float64"):
     PROGRAMS[f"data_steps_{dt}"] = _DATA.format(dt="torch." + dt)
 
+# d2l's `sgd`: `param -= lr * param.grad / batch_size` (a def of no_grad steps over a
+# list, and in the body), the divisor a name or a number, a rate and a divisor changed
+# mid-loop, a 0-d parameter and one a view shares (both as compiled)
+_DIVIDED = """torch.manual_seed(0)
+X = torch.randn(12, 3, dtype={dt})
+y = torch.randn(12, 1, dtype={dt})
+w = torch.normal(0, 0.01, size=(3, 1), requires_grad=True, dtype={dt})
+b = torch.zeros(1, requires_grad=True, dtype={dt})
+s = torch.zeros((), requires_grad=True, dtype={dt})
+v = torch.ones(3, 1, requires_grad=True, dtype={dt})
+view = v[:2]
+
+
+def sgd(params, lr, batch_size):
+    with torch.no_grad():
+        for param in params:
+            param -= lr * param.grad / batch_size
+            param.grad.zero_()
+
+
+lr, bs = 0.03, 4
+for epoch in range(12):
+    l = ((X @ w + X @ v + b + s - y) ** 2 / 2).sum()
+    l.backward()
+    sgd([w, b, s, v], lr, bs)
+    if epoch == 5:
+        lr = 0.01
+    if epoch == 8:
+        bs = 2
+print(l, w, b, s, v, view, w._version, v._version, view._version)
+for i in range(10):
+    l = ((X @ w + b - y) ** 2).mean()
+    l.backward()
+    with torch.no_grad():
+        w += 0.5 * w.grad / 8
+        for p in (w, b):
+            p -= -lr * p.grad / 3
+            p.grad = None
+print(l, w, b, w._version)
+"""
+for dt in ("float32", "float64"):
+    PROGRAMS[f"divided_{dt}"] = _DIVIDED.format(dt="torch." + dt)
+
 _ERRORS = {"broadcast_error", "params_error"}
 
 
@@ -340,6 +384,24 @@ def test_the_data_steps_take_the_array_path(dt, monkeypatch):
     out = run_inprocess(PROGRAMS[f"data_steps_{dt}"])
     assert out.returncode == 0, out.stderr
     assert count[0] >= 4 * 10
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_the_divided_steps_take_the_array_path(dt, monkeypatch):
+    """w's and b's steps `lr * param.grad / batch_size` run as scalar_steps.divided_step
+    does them (s's, 0-d, and v's, which a view shares, as compiled)."""
+    count = [0]
+    step = replay_steps.divided_step
+
+    def counted(*args):
+        r = step(*args)
+        count[0] += r
+        return r
+
+    monkeypatch.setattr(replay_steps, "divided_step", counted)
+    out = run_inprocess(PROGRAMS[f"divided_{dt}"])
+    assert out.returncode == 0, out.stderr
+    assert count[0] >= 2 * 8 + 3 * 7
 
 
 def test_model_zero_grad_is_planned(monkeypatch):
