@@ -892,7 +892,8 @@ def _alias(what, seen, k, items, viewof):
     (start, end), read = seen[0], seen[1]
     if read is not None and start != end:
         return None
-    last = items[-1] if items else None
+    # (the statement before the aliases noted so far: `recon, mu, logvar = model(x)`)
+    last = next((it for it in reversed(items) if type(it) is not Noted or it.steps), None)
     if (
         read is None
         or k is None

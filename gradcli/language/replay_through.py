@@ -2,7 +2,8 @@
 class (and each of its program classes) defines `forward` as a method whose body is
 made of pure ops' calls, its own modules' calls and local names (through_shapes.through),
 and no special method of its own, may be called in a replayed statement as gradcli's
-own modules are (replay_plan.py): its forward runs no code that could see a made name,
+own modules are (replay_plan.py), and so may the methods of its classes that its
+forward calls (`_methods`): its forward runs no code that could see a made name,
 and what ops it applies is a function of the module's state, the classes' attributes,
 the globals it reads and the shapes and dtypes of what it is given, all checked before
 each replayed iteration."""
@@ -52,10 +53,10 @@ def through_state(v, depth=0):
         # `shape`, which a replayed statement reads without running it: _shape_read)
         return None
     f = next((c.__dict__["forward"] for c in own if "forward" in c.__dict__), None)
-    got = THROUGH.get(f.body) if type(f) is UserFunction else None
-    if got is None or f.closure is not f.globals:
+    got = _methods(v, own, f)
+    if got is None:
         return None
-    names, calls, _, tensors, _ = got
+    names, calls, tensors, _ = got
     variables = f.globals.vars
     checks = []
     for name in sorted(names):
@@ -102,14 +103,52 @@ def literals(v, depth=0):
     if depth > _DEPTH or not program_object(v):
         return frozenset()
     f = next((c.__dict__["forward"] for c in type(v).__mro__ if "forward" in c.__dict__), None)
-    got = THROUGH.get(f.body) if type(f) is UserFunction else None
-    out = set(got[4]) | default_numbers(f) if got is not None else set()
+    own = [c for c in type(v).__mro__ if "__gradcli_user__" in c.__dict__]
+    got = _methods(v, own, f)
+    out = set()
     if got is not None:  # (self.eps: the numbers of the attributes it reads)
-        own = [c for c in type(v).__mro__ if "__gradcli_user__" in c.__dict__]
-        out |= {x for x in (_number_attr(v, a, own) for a in got[3]) if x is not None}
+        for g in got[3]:
+            out |= THROUGH[g.body][4] | default_numbers(g)
+        out |= {x for x in (_number_attr(v, a, own) for a in got[2]) if x is not None}
     for m in (v.__dict__.get("_modules") or {}).values():
         out |= literals(m, depth + 1)
     return frozenset(out)
+
+
+def _methods(v, own, f):
+    """(the globals, the attributes `self.name(...)` calls that are no method, the other
+    attributes of `self` read, the functions) of forward f of module v and of the
+    methods of its program classes (`own`) that it calls as `self.name(...)`, and
+    those they call, each a method seen through (loop_shapes.THROUGH) with the
+    forward's globals and no loop of its own (its draws are the forward's alone),
+    else None.  A method comes first when the first class of v's that holds the
+    name is one of the program's and the instance's dict does not."""
+    if type(f) is not UserFunction:
+        return None
+    d = v.__dict__
+    names, calls, tensors = set(), set(), set()
+    todo, seen = [f], []
+    while todo:
+        g = todo.pop()
+        if any(g is x for x in seen):
+            continue
+        got = THROUGH.get(g.body)
+        if got is None or g.closure is not g.globals or g.globals is not f.globals:
+            return None
+        if seen and got[2]:
+            return None
+        seen.append(g)
+        names |= got[0]
+        tensors |= got[3]
+        for name in got[1]:
+            c = next((c for c in type(v).__mro__ if name in c.__dict__), None)
+            if name in d or c is None or c not in own:
+                calls.add(name)  # (a module's, checked by through_state)
+            elif type(c.__dict__[name]) is UserFunction:
+                todo.append(c.__dict__[name])
+            else:
+                return None
+    return frozenset(names), frozenset(calls), frozenset(tensors), seen
 
 
 def _number_attr(v, name, own):

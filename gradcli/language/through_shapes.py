@@ -20,28 +20,31 @@ from .parser import Tree
 
 
 def _assigned(n, me=None):
-    """The name a `name = expression` statement binds, its expression made as a replayed
-    assignment's (`pure`, `self.attr` reading module `me`'s attributes), else None."""
+    """The names a `name = expression` statement (or `a, b = expression`, unpacking what
+    the expression gives: a tensor's rows or a tuple a call returns, the same number of
+    items for the same shapes) binds, its expression made as a replayed assignment's
+    (`pure`, `self.attr` reading module `me`'s attributes), else None."""
     ch = n.children
-    if (
-        n.data == "assign"
-        and len(ch) == 2
-        and isinstance(ch[0], Tree)
-        and ch[0].data == "name"
-        and pure(ch[1], me)
+    if n.data != "assign" or len(ch) != 2 or not isinstance(ch[0], Tree) or not pure(ch[1], me):
+        return None
+    target = ch[0]
+    if target.data == "name":
+        return [target.children[0].value]
+    if target.data == "tuple_items" and all(
+        isinstance(c, Tree) and c.data == "name" for c in target.children
     ):
-        return ch[0].children[0].value
+        return [c.children[0].value for c in target.children]
     return None
 
 
 def through(suite, params, comp=None):
     """Whether a method's body is one a replayed loop may see through when it is a
-    module's `forward` (replay_plan.py checks the module): a docstring, `name = expression`
-    statements, `if p is None:` branches of them on a parameter p (`_branches`), `for
+    module's `forward` or a method a forward calls (replay_through._methods): a docstring,
+    `name = expression` statements (or `a, b = expression`: `_assigned`), `if p is None:` branches of them on a parameter p (`_branches`), `for
     name in iterable:` loops of such statements and a last `return expression` (or a
     tuple of them and None, `_returned`), each expression made as a replayed
     assignment's (`pure`) where
-    `self.attr(...)` may call the module's own modules and `self.w` read its parameters
+    `self.attr(...)` may call the module's own modules or methods and `self.w` read its parameters
     and buffers, of its parameters, its locals
     and globals, each loop's iterable reading none of its parameters and locals (a
     draw: `range(random.randint(0, 3))`, made in its place at each call, the ops of
@@ -75,10 +78,10 @@ def through(suite, params, comp=None):
         else:
             flat.append(n)
     for n in flat:
-        name = _assigned(n, me) if id(n) not in nones else n.children[0].children[0].value
-        if name is None or name in tested:  # (a parameter an `if` tests bound again)
-            return None
-        local.add(name)
+        names = _assigned(n, me) if id(n) not in nones else [n.children[0].children[0].value]
+        if names is None or tested.intersection(names):  # (a parameter an `if` tests
+            return None  # bound again)
+        local.update(names)
     value = ret.children[0]
     if not (pure(value, me) or _returned(value, me)):
         return None
@@ -196,10 +199,10 @@ def through_def(comp, suite, params):
     if nodes is None:
         return None
     for n in nodes:
-        name = _assigned(n) if id(n) not in nones else n.children[0].children[0].value
-        if name is None or name in tested:
+        names = _assigned(n) if id(n) not in nones else [n.children[0].children[0].value]
+        if names is None or tested.intersection(names):
             return None
-        local.add(name)
+        local.update(names)
     if not (pure(ret.children[0]) or _returned(ret.children[0], None)):
         return None
     every = nodes + [ret]

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from ..engine.declare import none
-from ..engine.function import Untracked
+from ..engine.function import Function, Untracked
 from ..core import dtypes
 from ..core.convert import tensor_arg, to_array, type_name
 from ..runtime.device import Device, on_cpu
@@ -425,9 +425,27 @@ def _random(kind, size, dtype, requires_grad, generator=None):
             f'"{"normal" if kind == "randn" else "uniform"}_kernel_cpu" not '
             f"implemented for '{dtypes.TORCH_NAMES[dt][6:].capitalize()}'"
         )
+    if generator is None and not requires_grad:  # (an op: a replayed loop draws again)
+        return Draws.apply(kind=kind, size=size, dtype=dt)
     gen = draws_from(generator, kind)
     arr = gen.randn(size, dt) if kind == "randn" else gen.rand(size, dt)
     return leaf(arr, requires_grad)
+
+
+class Draws(Function):
+    """`rand` and `randn` of the default generator, as an op of no tensor: its value is
+    the generator's next draws (`draws`), so a replayed loop runs it in its place every
+    iteration, never hoisted, and draws what the compiled loop would.  Drawn from a
+    generator object or as a leaf that requires grad, the values are made without it
+    (a replayed statement that reads them then falls back to the compiled loop)."""
+
+    name = "Draws"  # (never a node: no tensor argument)
+    draws = True
+    jvp = none("no tensor argument: its draws are constants, never a node")
+
+    def forward(self, kind, size, dtype):
+        gen = context.current.generator
+        return gen.randn(size, dtype) if kind == "randn" else gen.rand(size, dtype)
 
 
 @register(
@@ -437,7 +455,7 @@ def _random(kind, size, dtype, requires_grad, generator=None):
     category="creation",
     batch=None,
     inplace=None,
-    pure=False,
+    pure=True,
     checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
     parser=None,
 )
@@ -454,7 +472,7 @@ def rand(*sizes, size=None, generator=None, dtype=None, requires_grad=False, dev
     category="creation",
     batch=None,
     inplace=None,
-    pure=False,
+    pure=True,
     checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
     parser=None,
 )
@@ -566,7 +584,7 @@ class Fill(Untracked):
         return out
 
 
-def _like(fn, name, doc, batch, fill=None):
+def _like(fn, name, doc, batch, fill=None, pure=False):
     @register(
         name,
         f"{name}(input, dtype=None, requires_grad=False)",
@@ -574,8 +592,9 @@ def _like(fn, name, doc, batch, fill=None):
         category="creation",
         batch=batch,
         inplace=None,
-        # (a new leaf, not a node: never replayed; a fill runs no code of the program)
-        pure=False if fill is None else "quiet",
+        # (a new leaf, not a node; a fill runs no code of the program, and a draw of the
+        # default generator is an op that draws in its place: Draws)
+        pure=pure if fill is None else "quiet",
         checks=none("makes a new tensor from values or a shape: nothing to differentiate"),
         parser=None,
     )
@@ -604,8 +623,8 @@ _like(
     0,
 )
 # random values: each sample draws its own (the per-sample loop)
-_like(randn, "randn_like", "standard normal values in the shape of input", None)
-_like(rand, "rand_like", "uniform [0, 1) values in the shape of input", None)
+_like(randn, "randn_like", "standard normal values in the shape of input", None, pure=True)
+_like(rand, "rand_like", "uniform [0, 1) values in the shape of input", None, pure=True)
 
 
 @register(

@@ -391,6 +391,11 @@ class BCE(_Loss):
         return _reduced(S, loss if self.w is None else loss * S.obj(self.w), self.reduction)
 
     def forward(self, x, y, w, reduction="mean"):
+        # (the ranges checked here, so a replayed step checks them too: the op is pure)
+        if not np.all((x >= 0) & (x <= 1)):
+            raise GradRuntimeError("all elements of input should be between 0 and 1")
+        if not np.all((y >= 0) & (y <= 1)):
+            raise GradRuntimeError("all elements of target should be between 0 and 1")
         self.setup(x, y, reduction)
         self.save(x, y)
         self.w = w
@@ -424,7 +429,7 @@ class BCE(_Loss):
     category="loss",
     batch=None,
     inplace=None,
-    pure=False,
+    pure=True,
     parser=None,
 )
 def binary_cross_entropy(
@@ -443,10 +448,6 @@ def binary_cross_entropy(
         raise GradRuntimeError(
             f"Found dtype {dtypes.scalar_type_name(dy)} but expected {dtypes.scalar_type_name(dx)}"
         )
-    if not np.all((x.data >= 0) & (x.data <= 1)):
-        raise GradRuntimeError("all elements of input should be between 0 and 1")
-    if not np.all((y.data >= 0) & (y.data <= 1)):
-        raise GradRuntimeError("all elements of target should be between 0 and 1")
     return BCE.apply(x, y, _const(weight), reduction=_reduction(reduction, size_average, reduce))
 
 
