@@ -442,6 +442,11 @@ class Draws(Function):
     name = "Draws"  # (never a node: no tensor argument)
     draws = True
     jvp = none("no tensor argument: its draws are constants, never a node")
+    saved_names = ()  # it saves nothing
+    formula = none("no tensor argument: its draws are constants, never a node")
+
+    def backward(self, g, F):  # (never called: no node is made)
+        raise NotImplementedError(self.name)
 
     def forward(self, kind, size, dtype):
         gen = context.current.generator
