@@ -47,7 +47,8 @@ class _Recorder:
     """Notes each op applied (engine/modes.py's recorder): its class, where each
     argument and parameter comes from ((True, slot): the call's input `slot`, or the
     output of op `slot - inputs`; (False, value): a constant); `bad` once one cannot
-    be told, or an op's output is a view of its input's storage."""
+    be told, an op's output is a view of its input's storage, or an op takes no
+    argument (the generator's draws: made by the compiled calls)."""
 
     __slots__ = ("notes", "spoiled", "bad", "tensors", "arrays", "n")
 
@@ -81,6 +82,9 @@ class _Recorder:
         untracked = issubclass(cls, Untracked)
         if (
             None in srcs
+            # (an op of no argument: the generator's draws, `draws`, run as compiled)
+            or not args
+            or getattr(cls, "draws", False)
             # (a Tensor the op's forward is given as it is, not its array: a parameter,
             # or an argument after an untracked op's first two)
             or any(type(v) is Tensor for v in params.values())

@@ -245,7 +245,7 @@ BODIES = {
     "forward(ctx, x):\n    n = x.sum().item()\n    return x * n": False,
     "forward(ctx, x):\n    if x.sum() > 0:\n        return x\n    return -x": False,
     "forward(ctx, x):\n    ctx.mark_non_differentiable(x)\n    return x * 1": False,
-    "forward(ctx, x):\n    return torch.rand_like(x) + x": False,
+    "forward(ctx, x):\n    return torch.rand_like(x) + x": True,  # (its draws: not planned)
     "forward(ctx, x):\n    return x[0] * ctx": False,
     "forward(ctx, x):\n    global g\n    g = x\n    return x * 1": False,
 }
@@ -258,3 +258,31 @@ def test_bodies_a_plan_may_stand_for(body, ok):
     name_tok, params, _ret, suite = fn.children
     names = tuple(p.children[0].value for p in params.children)
     assert (ctx_body(names, suite) is not None) is ok
+
+
+def test_a_forward_that_draws_is_not_planned():
+    """A forward whose ops draw from the generator (`torch.rand_like`, dropout's noise)
+    runs as compiled at every call: each call's draws are the generator's next, as
+    with `--no-replay`, and no plan is made for it."""
+    source = """import torch
+import torch.nn.functional as F
+class Noisy(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return torch.rand_like(x) + F.dropout(x, 0.5)
+    @staticmethod
+    def backward(ctx, g):
+        return g * 2
+torch.manual_seed(0)
+x = torch.ones(3, requires_grad=True)
+for i in range(6):
+    y = Noisy.apply(x)
+    print(y)
+y.sum().backward()
+print(x.grad)
+"""
+    on = run_inprocess(source, ("eval", "-"))
+    off = run_inprocess(source, ("eval", "--no-replay", "-"))
+    assert on.returncode == 0, on.stderr
+    assert (on.stdout, on.stderr) == (off.stdout, off.stderr)
+    assert len(set(on.stdout.splitlines()[:6])) == 6
