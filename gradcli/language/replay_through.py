@@ -11,6 +11,7 @@ each replayed iteration."""
 from __future__ import annotations
 
 from ..core.tensor import Tensor
+from ..library.nn.containers import ModuleList, Sequential
 from ..library.nn.module import _HOOKS, Module, replay_pure
 from ..library.values import Module as Namespace
 from ..library.values import program_object
@@ -56,7 +57,7 @@ def through_state(v, depth=0):
     got = _methods(v, own, f)
     if got is None:
         return None
-    names, calls, tensors, _ = got
+    names, calls, tensors, _, each = got
     variables = f.globals.vars
     checks = []
     for name in sorted(names):
@@ -81,27 +82,52 @@ def through_state(v, depth=0):
             return None
         if name not in (d.get("_parameters") or {}) and name not in (d.get("_buffers") or {}):
             return None
-    for name in calls:  # (an attribute of a class or of the instance comes first)
+    for name in calls | each:  # (an attribute of a class or of the instance comes first)
         m = modules.get(name)
         if m is None or name in d or any(name in c.__dict__ for c in mro):
             return None
-        if program_object(m):
-            inner = through_state(m, depth + 1)
-            if inner is None:
-                return None
-            state.extend(inner[0])
-            held.extend(inner[1])
-            checks.extend(inner[2])
-        elif not replay_pure(m):
+        if not _called(m, name in each, depth, state, held, checks):
             return None
     return tuple(state), held, checks
+
+
+def _called(m, iterated, depth, state, held, checks):
+    """Whether a forward seen through may call module m (`iterated`: or go over its
+    modules, `for block in self.blocks:`, calling each), adding to the state, values and
+    checks of the module that holds it what m's program classes add: m a module seen
+    through, one of gradcli's own a replayed loop may call (Module.replay_pure), or a
+    Sequential (a ModuleList when iterated) of gradcli's with no hooks or forward of its
+    own, each of its modules so.  (Module.replay_state compares the containers' tables.)"""
+    if program_object(m):
+        inner = through_state(m, depth + 1)
+        if inner is None:
+            return False
+        state.extend(inner[0])
+        held.extend(inner[1])
+        checks.extend(inner[2])
+        return True
+    if replay_pure(m) and (not iterated or type(m) is Sequential):
+        return True
+    d = m.__dict__
+    if (
+        depth >= _DEPTH
+        or type(m) not in ((Sequential, ModuleList) if iterated else (Sequential,))
+        or "forward" in d
+        or any(d.get(k) for k in _HOOKS)
+    ):
+        return False
+    subs = (d.get("_modules") or {}).values()
+    return all(s is not None and _called(s, False, depth + 1, state, held, checks) for s in subs)
 
 
 def literals(v, depth=0):
     """The numbers the forwards of v (a module a replayed loop sees through:
     through_state) and of its modules write: constants its ops may take."""
-    if depth > _DEPTH or not program_object(v):
+    if depth > _DEPTH or not isinstance(v, Module):
         return frozenset()
+    if not program_object(v):  # (a Sequential or ModuleList: its modules')
+        subs = (v.__dict__.get("_modules") or {}).values()
+        return frozenset().union(*(literals(m, depth + 1) for m in subs))
     f = next((c.__dict__["forward"] for c in type(v).__mro__ if "forward" in c.__dict__), None)
     own = [c for c in type(v).__mro__ if "__gradcli_user__" in c.__dict__]
     got = _methods(v, own, f)
@@ -117,7 +143,8 @@ def literals(v, depth=0):
 
 def _methods(v, own, f):
     """(the globals, the attributes `self.name(...)` calls that are no method, the other
-    attributes of `self` read, the functions) of forward f of module v and of the
+    attributes of `self` read, the functions, the attributes `for x in self.name:` goes
+    over) of forward f of module v and of the
     methods of its program classes (`own`) that it calls as `self.name(...)`, and
     those they call, each a method seen through (loop_shapes.THROUGH) with the
     forward's globals and no loop of its own (its draws are the forward's alone),
@@ -126,7 +153,7 @@ def _methods(v, own, f):
     if type(f) is not UserFunction:
         return None
     d = v.__dict__
-    names, calls, tensors = set(), set(), set()
+    names, calls, tensors, each = set(), set(), set(), set()
     todo, seen = [f], []
     while todo:
         g = todo.pop()
@@ -140,6 +167,7 @@ def _methods(v, own, f):
         seen.append(g)
         names |= got[0]
         tensors |= got[3]
+        each |= got[5]
         for name in got[1]:
             c = next((c for c in type(v).__mro__ if name in c.__dict__), None)
             if name in d or c is None or c not in own:
@@ -148,7 +176,7 @@ def _methods(v, own, f):
                 todo.append(c.__dict__[name])
             else:
                 return None
-    return frozenset(names), frozenset(calls), frozenset(tensors), seen
+    return frozenset(names), frozenset(calls), frozenset(tensors), seen, frozenset(each)
 
 
 def _number_attr(v, name, own):

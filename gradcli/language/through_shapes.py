@@ -39,21 +39,23 @@ def _assigned(n, me=None):
 
 def through(suite, params, comp=None):
     """Whether a method's body is one a replayed loop may see through when it is a
-    module's `forward` or a method a forward calls (replay_through._methods): a docstring,
-    `name = expression` statements (or `a, b = expression`: `_assigned`), `if p is None:` branches of them on a parameter p (`_branches`), `for
-    name in iterable:` loops of such statements and a last `return expression` (or a
-    tuple of them and None, `_returned`), each expression made as a replayed
-    assignment's (`pure`) where
-    `self.attr(...)` may call the module's own modules or methods and `self.w` read its parameters
-    and buffers, of its parameters, its locals
-    and globals, each loop's iterable reading none of its parameters and locals (a
-    draw: `range(random.randint(0, 3))`, made in its place at each call, the ops of
-    each of its values noted as a plan of their own, language/replay_draws.py): (the
-    globals it reads, the attributes of `self` it calls, the loops' nodes, the other
+    module's `forward` or a method a forward calls (replay_through._methods): a
+    docstring, `name = expression` statements (or `a, b = expression`: `_assigned`),
+    `if p is None:` branches of them on a parameter p (`_branches`), `for name in
+    iterable:` loops of such statements and a last `return expression` (or a tuple of
+    them and None, `_returned`), each expression made as a replayed assignment's
+    (`pure`) where `self.attr(...)` may call the module's own modules or methods and
+    `self.w` read its parameters and buffers, of its parameters, its locals and
+    globals; each loop's iterable either `self.attr` (a ModuleList or Sequential of the
+    module's, checked by replay_through.through_state: its modules called in turn as
+    `name(...)`) or reading none of its parameters and locals (a draw:
+    `range(random.randint(0, 3))`, made in its place at each call, the ops of each of
+    its values noted as a plan of their own, language/replay_draws.py): (the globals it
+    reads, the attributes of `self` it calls, the draws' loops' nodes, the other
     attributes of `self` it reads: its parameters' and buffers' names, the numbers it
-    writes, which its ops may take as constants), else None.
-    Nothing else runs: what its ops are is a function of the module's state, the
-    shapes and dtypes of what it is given and what its loops go over."""
+    writes, which its ops may take as constants, the attributes its loops go over),
+    else None.  Nothing else runs: what its ops are is a function of the module's
+    state, the shapes and dtypes of what it is given and what its loops go over."""
     if not params:
         return None
     me = params[0]
@@ -61,7 +63,7 @@ def through(suite, params, comp=None):
     if ret is None or not ret.children or ret.children[0] is None:
         return None
     local = set(params)
-    flat, loops = [], []
+    flat, loops, each = [], [], set()
     nodes, tested, nones = _branches(nodes, params[1:])
     if nodes is None:
         return None
@@ -73,7 +75,11 @@ def through(suite, params, comp=None):
             if target.children[0].value in tested:
                 return None
             local.add(target.children[0].value)
-            loops.append(n)
+            attr = _own_attr(iterable, me)
+            if attr is not None:  # (`for block in self.blocks:`, a ModuleList's modules)
+                each.add(attr)
+            else:
+                loops.append(n)
             flat.extend(_statements(inner))
         else:
             flat.append(n)
@@ -108,7 +114,21 @@ def through(suite, params, comp=None):
         if comp is not None
         else frozenset()
     )
-    return frozenset(reads - local), frozenset(calls), tuple(loops), frozenset(tensors), literals
+    return (
+        frozenset(reads - local),
+        frozenset(calls),
+        tuple(loops),
+        frozenset(tensors),
+        literals,
+        frozenset(each),
+    )
+
+
+def _own_attr(node, me):
+    """The attribute `self.attr` names (me: the name of `self`), else None."""
+    if isinstance(node, Tree) and node.data == "getattr" and _dotted(node.children[0]) == (me, ()):
+        return node.children[1].value
+    return None
 
 
 def _branches(nodes, params):

@@ -27,6 +27,8 @@ def _shape(normalized_shape):
 
 
 class LayerNorm(Module):
+    replay_op = "layer_norm"  # (its forward that one op of its input and state)
+
     def __init__(
         self,
         normalized_shape,
