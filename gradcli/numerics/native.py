@@ -241,10 +241,12 @@ ACT1 = {
     "sigmoid": ("sigmoid_d", "sigmoid_f"),
     "log_sigmoid": ("log_sigmoid_d", "log_sigmoid_f"),
     "gelu_tanh": ("gelu_tanh_d", "gelu_tanh_f"),
+    "gelu_erf": (None, "gelu_erf_f"),
 }
 ACT2 = {
     "bce_logits": ("bce_logits_d", "bce_logits_f"),
     "gelu_tanh_grad": ("gelu_tanh_grad_d", "gelu_tanh_grad_f"),
+    "gelu_erf_grad": (None, "gelu_erf_grad_f"),
 }
 #: an optimizer's running averages of doubles and of floats (numerics/native_steps.py)
 STEPS = ("moments_d", "moments_f")

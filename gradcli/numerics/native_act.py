@@ -8,7 +8,10 @@ compiled SLEEF kernels (each its own call, its arrays, its flags):
   after another, each rounded to the dtype): (1 - y) * x - log_sigmoid(x);
 * `gelu_tanh` and its gradient `gelu_tanh_grad` of (g, x) (float32: GeluKernelImpl's and
   GeluBackwardKernelImpl's vector code, floats/gelu.py), their tanh SLEEF's tanhf_u10
-  (floats/erf_tanh.sleef_tanh: expk2f, its reciprocal, the double-float quotient).
+  (floats/erf_tanh.sleef_tanh: expk2f, its reciprocal, the double-float quotient);
+* `gelu_erf` and `gelu_erf_grad` (float32 only: oneDNN's eltwise GELU-erf, forward and
+  backward, floats/gelu.onednn_gelu_erf: Abramowitz and Stegun's erf with ATen's
+  exp_u20, floats/erf_tanh.vec_erf32).
 
 Each is the NumPy emulation's operations in its order (floats/torch_exp.sigmoid,
 floats/torch_act.log_sigmoid_forward, ops/loss.py's BCEWithLogits.forward), SLEEF's steps
@@ -154,6 +157,61 @@ def _gelu_tanh_grad32(e, g, x):
     return _nan(e, b.fmul(g, b.fadd(dleft, b.fmul(b.fmul(left, dtanh), dinner))))
 
 
+def _exp_u20(e, x, fused):
+    """erf_tanh.exp_u20 (float32) of x (fused=False: oneDNN's, x log2(e) + 1/2 rounded
+    twice); a NaN x's result is a NaN, flagged by the caller."""
+    b, f = e.b, e.fma
+    below = e.lt(x, e.c(K["ln_flt_min"]))
+    src = e.sel(e.lt(e.c(K["ln_flt_max"]), x), e.c(K["ln_flt_max"]), x)  # (NaN kept)
+    src = e.sel(e.lt(src, e.c(K["ln_flt_min"])), e.c(K["ln_flt_min"]), src)
+    if fused:
+        fx = e.floor(f(src, e.c(K["log2e"]), e.c(0.5)))
+    else:
+        fx = e.floor(b.fadd(b.fmul(src, e.c(K["log2e"])), e.c(0.5)))
+    p = f(b.fneg(fx), e.c(K["ln2f"]), src)
+    u = K["u20"]
+    r = f(p, e.c(u[0]), e.c(u[1]))
+    for c in (*u[2:], 1.0):
+        r = f(p, r, e.c(c))
+    n = b.fptosi(b.fsub(fx, e.c(1.0)), e.i)
+    two_n = e.from_bits(b.shl(b.add(n, e.k(127)), e.k(23)))
+    two_n = e.sel(below, e.c(0.0), two_n)
+    return b.fmul(b.fmul(r, two_n), e.c(2.0))
+
+
+def _erf32(e, x, ex=None):
+    """erf_tanh.vec_erf32 of x (ex: exp(-x^2) as the caller has it)."""
+    b, f = e.b, e.fma
+    t = b.fdiv(e.c(1.0), f(e.c(K["erf_p"]), e.abs(x), e.c(1.0)))
+    a = K["erf_a"]
+    r = f(e.c(a[0]), t, e.c(a[1]))
+    for c in a[2:]:
+        r = f(r, t, e.c(c))
+    if ex is None:
+        ex = _exp_u20(e, b.fneg(b.fmul(x, x)), True)
+    v = f(b.fmul(t, b.fneg(ex)), r, e.c(1.0))
+    neg = b.icmp_signed("<", e.bits(x), e.k(0))
+    return e.sel(neg, b.fneg(v), v)
+
+
+def _gelu_erf32(e, x):
+    """gelu.onednn_gelu_erf of x."""
+    b = e.b
+    erf = _erf32(e, b.fmul(x, e.c(K["sqrt1_2"])))
+    half = b.fmul(x, e.c(0.5))
+    return _nan(e, e.fma(erf, half, half))
+
+
+def _gelu_erf_grad32(e, g, x):
+    """gelu.onednn_gelu_erf_backward of (g, x)."""
+    b = e.b
+    r = b.fmul(x, e.c(K["sqrt1_2"]))
+    q = _exp_u20(e, b.fneg(b.fmul(r, r)), False)
+    slope = b.fmul(b.fmul(r, e.c(K["inv_sqrt_pi"])), q)
+    erf = _erf32(e, r, q)
+    return _nan(e, b.fmul(e.fma(erf, e.c(0.5), b.fadd(slope, e.c(0.5))), g))
+
+
 def _dd(e):
     """Emit's double-double steps, in sleef_u10's names and order."""
     b, f = e.b, e.fma64
@@ -293,6 +351,8 @@ KERNELS = {
     "gelu_tanh_f": (1, _gelu_tanh32, True),
     "gelu_tanh_grad_d": (2, _gelu_tanh_grad64, False),
     "gelu_tanh_grad_f": (2, _gelu_tanh_grad32, True),
+    "gelu_erf_f": (1, _gelu_erf32, True),
+    "gelu_erf_grad_f": (2, _gelu_erf_grad32, True),
 }
 
 F = np.float32
@@ -308,6 +368,20 @@ K = {
     "beta": F(0.7978845608028654),
     "kappa": F(0.044715),
     "kappa3": F(3) * F(0.044715),
+    # (oneDNN's GELU-erf: erf_tanh.vec_erf32 and exp_u20, gelu.onednn_gelu_erf)
+    "ln_flt_min": np.array(0xC2AEAC50, np.uint32).view(F),
+    "ln_flt_max": np.array(0x42B17218, np.uint32).view(F),
+    "log2e": np.array(0x3FB8AA3B, np.uint32).view(F),
+    "ln2f": np.array(0x3F317218, np.uint32).view(F),
+    "u20": tuple(
+        F(v) for v in (0.00828929059, 0.0418978221, 0.166676521, 0.499991506, 0.999999701)
+    ),
+    "erf_p": F(0.3275911),
+    "erf_a": tuple(
+        F(v) for v in (1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592)
+    ),
+    "sqrt1_2": F(0.7071067811865476),
+    "inv_sqrt_pi": np.array(0x3F106EBA, np.uint32).view(F),
 }
 # and float64's
 K64 = {

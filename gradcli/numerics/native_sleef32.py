@@ -44,6 +44,7 @@ class Lanes:
         self._fma = _intrinsic(mod, ir, f"llvm.fma.{sfx}", self.f, 3)
         self._fabs = _intrinsic(mod, ir, f"llvm.fabs.{sfx}", self.f, 1)
         self._rint = _intrinsic(mod, ir, f"llvm.rint.{sfx}", self.f, 1)
+        self._floor = _intrinsic(mod, ir, f"llvm.floor.{sfx}", self.f, 1)
 
     def c(self, v):
         """A float32 constant in every lane (v a float32 value)."""
@@ -60,6 +61,9 @@ class Lanes:
 
     def rint(self, x):
         return self.b.call(self._rint, [x])
+
+    def floor(self, x):
+        return self.b.call(self._floor, [x])
 
     def lt(self, x, y):
         return self.b.fcmp_ordered("<", x, y)

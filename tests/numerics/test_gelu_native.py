@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from gradcli.numerics import native, native_act
-from gradcli.numerics.floats import gelu as gelu_mod, sleef_u10
+from gradcli.numerics.floats import erf_tanh, gelu as gelu_mod, sleef_u10
 
 pytestmark = pytest.mark.skipif(not native.available(), reason="llvmlite is not installed")
 
@@ -85,3 +85,64 @@ def test_gelu_kernel_constants_are_the_emulations():
     assert k["exp"] == tuple(c["exp"])
     assert (k["beta"], k["kappa"]) == (gelu_mod._BETA_TANH, gelu_mod._KAPPA)
     assert k["kappa3"] == 3 * gelu_mod._KAPPA
+
+
+def test_gelu_erf_kernel_constants_are_the_emulations():
+    k = native_act.K
+    assert (k["ln_flt_min"], k["ln_flt_max"]) == (erf_tanh._LN_FLT_MIN, erf_tanh._LN_FLT_MAX)
+    assert (k["log2e"], k["ln2f"]) == (erf_tanh._LOG2E, erf_tanh._LN2F)
+    assert k["u20"] == tuple(erf_tanh._U20) and k["erf_a"] == tuple(erf_tanh._AS)
+    assert k["sqrt1_2"] == np.float32(gelu_mod._SQRT1_2)
+    assert k["inv_sqrt_pi"] == gelu_mod._INV_SQRT_PI
+
+
+def _erf_pair(x, g):
+    with np.errstate(all="ignore"):
+        got = [gelu_mod.onednn_gelu_erf(x), gelu_mod.onednn_gelu_erf_backward(g, x)]
+        with native.numpy_only():
+            ref = [gelu_mod.onednn_gelu_erf(x), gelu_mod.onednn_gelu_erf_backward(g, x)]
+    return got, ref
+
+
+def test_gelu_erf_native_is_numpys():
+    """oneDNN's float32 GELU-erf (gelu.onednn_gelu_erf and its backward): the compiled
+    kernels' bits are the emulation's on random values of many sizes and spreads, the
+    special values, a dense sweep of [-20, 20] (where erf and exp_u20 change branch) and
+    random bit patterns (subnormals, NaNs with payloads, infinities)."""
+    if native.ready(1) is None:
+        pytest.skip("the compiled loops are not loaded")
+    rng = np.random.default_rng(23)
+    sizes = [1, 2, 7, 8, 9, 16, 17, 33, 257, 4099] + [int(rng.integers(1, 3000)) for _ in range(20)]
+    cases = []
+    for k, n in enumerate(sizes):
+        x = _values(rng, n, np.float32, (0, 1, 3)[k % 3])
+        if k % 2:
+            at = rng.integers(0, n, min(n, len(_SPECIAL)))
+            x[at] = np.array(_SPECIAL[: at.size], np.float32)
+        cases.append((x, _values(rng, n, np.float32, 1)))
+    x = np.linspace(-20, 20, 200_001, dtype=np.float32)
+    cases.append((x, np.ones_like(x)))
+    bits = rng.integers(0, 2**32, (2, 200_000), dtype=np.uint64).astype(np.uint32)
+    cases.append(tuple(bits.view(np.float32)))
+    for x, g in cases:
+        got, ref = _erf_pair(x, g)
+        for a, b in zip(got, ref):
+            assert _same(a, b).all(), x.size
+
+
+def test_gelu_erf_kernel_runs():
+    """The compiled kernels take plain values and flag a NaN for NumPy; float64 has none."""
+    if native.ready(1) is None:
+        pytest.skip("the compiled loops are not loaded")
+    x = np.linspace(-9, 9, 4096, dtype=np.float32)
+    flagged = []
+
+    def exact(*v):
+        flagged.append(v[0].size)
+        return gelu_mod._gelu_erf(v[0]) if len(v) == 1 else gelu_mod._gelu_erf_backward(*v)
+
+    assert native.act("gelu_erf", x.dtype, x, exact=exact) is not None
+    assert native.act("gelu_erf_grad", x.dtype, x, x, exact=exact) is not None and not flagged
+    x[5] = np.nan
+    assert np.isnan(native.act("gelu_erf", x.dtype, x, exact=exact)[5]) and flagged == [1]
+    assert native.act("gelu_erf", np.dtype(np.float64), x.astype(np.float64)) is None

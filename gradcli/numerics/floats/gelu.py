@@ -122,6 +122,11 @@ def gelu_backward(g, x, approximate):
 
 def onednn_gelu_erf(x):
     """oneDNN's eltwise_gelu_erf forward (AVX2) of a float32 array."""
+    out = native.act("gelu_erf", x.dtype, x, exact=_gelu_erf)  # (None: not loaded)
+    return _gelu_erf(x) if out is None else out
+
+
+def _gelu_erf(x):
     f = np.float32
     with np.errstate(all="ignore"):
         erf = vec_erf32(x * f(_SQRT1_2))  # (its steps are oneDNN's, exp_u20 too)
@@ -136,6 +141,14 @@ def onednn_gelu_erf_backward(g, x):
     """oneDNN's eltwise_gelu_erf backward (AVX2) of float32 arrays: g times
     (1/2 + r e^(-r^2) / sqrt(pi)) + erf(r) / 2, r = x / sqrt(2), fused, with erf by
     Abramowitz and Stegun's 7.1.26 as in the forward and oneDNN's own exp."""
+    if g.shape == x.shape and g.dtype == x.dtype and g.flags.c_contiguous:
+        out = native.act("gelu_erf_grad", x.dtype, g, x, exact=_gelu_erf_backward)
+        if out is not None:
+            return out
+    return _gelu_erf_backward(g, x)
+
+
+def _gelu_erf_backward(g, x):
     f = np.float32
     with np.errstate(all="ignore"):
         r = x * f(_SQRT1_2)
