@@ -242,6 +242,7 @@ ACT1 = {
     "log_sigmoid": ("log_sigmoid_d", "log_sigmoid_f"),
     "gelu_tanh": ("gelu_tanh_d", "gelu_tanh_f"),
     "gelu_erf": (None, "gelu_erf_f"),
+    "expm1": (None, "expm1_f"),
 }
 ACT2 = {
     "bce_logits": ("bce_logits_d", "bce_logits_f"),

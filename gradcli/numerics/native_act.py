@@ -9,6 +9,8 @@ compiled SLEEF kernels (each its own call, its arrays, its flags):
 * `gelu_tanh` and its gradient `gelu_tanh_grad` of (g, x) (float32: GeluKernelImpl's and
   GeluBackwardKernelImpl's vector code, floats/gelu.py), their tanh SLEEF's tanhf_u10
   (floats/erf_tanh.sleef_tanh: expk2f, its reciprocal, the double-float quotient);
+* `expm1` (float32 only: SLEEF's expm1f_u10, sleef_u10.sleef_expm1, torch.expm1's and
+  the ELU kernels' vector function);
 * `gelu_erf` and `gelu_erf_grad` (float32 only: oneDNN's eltwise GELU-erf, forward and
   backward, floats/gelu.onednn_gelu_erf: Abramowitz and Stegun's erf with ATen's
   exp_u20, floats/erf_tanh.vec_erf32).
@@ -155,6 +157,24 @@ def _gelu_tanh_grad32(e, g, x):
     dtanh = e.fma(b.fneg(th), th, one)
     dinner = b.fmul(e.c(K["beta"]), e.fma(e.c(K["kappa3"]), b.fmul(x, x), one))
     return _nan(e, b.fmul(g, b.fadd(dleft, b.fmul(b.fmul(left, dtanh), dinner))))
+
+
+def _expm1_32(e, a):
+    """sleef_u10.sleef_expm1 (float32, Sleef_expm1f8_u10) of a: expk2f(a) - 1 in
+    double-float, inf above its overflow bound, -1 below its lower one, -0 kept; a NaN
+    flagged.  (expk2f's steps are its own for any a: out of the bounds the lanes are
+    clamped first, their result replaced after.)"""
+    b = e.b
+    hi, lo = e.c(K["expm1_hi"]), e.c(K["expm1_lo"])
+    d = e.sel(e.lt(hi, a), hi, a)
+    d = e.sel(e.lt(d, lo), lo, d)
+    dx, dy = _expk2f(e, d)
+    sx, sy = _add2_pf(e, dx, dy, e.c(-1.0))
+    x = b.fadd(sx, sy)
+    x = e.sel(e.lt(hi, a), e.c(np.inf), x)
+    x = e.sel(e.lt(a, lo), e.c(-1.0), x)
+    negzero = b.icmp_unsigned("==", e.bits(a), e.k(-(2**31)))  # (-0.0's bits)
+    return _nan(e, e.sel(negzero, e.c(-0.0), x))
 
 
 def _exp_u20(e, x, fused):
@@ -352,6 +372,7 @@ KERNELS = {
     "gelu_tanh_grad_d": (2, _gelu_tanh_grad64, False),
     "gelu_tanh_grad_f": (2, _gelu_tanh_grad32, True),
     "gelu_erf_f": (1, _gelu_erf32, True),
+    "expm1_f": (1, _expm1_32, True),
     "gelu_erf_grad_f": (2, _gelu_erf_grad32, True),
 }
 
@@ -368,6 +389,8 @@ K = {
     "beta": F(0.7978845608028654),
     "kappa": F(0.044715),
     "kappa3": F(3) * F(0.044715),
+    "expm1_hi": F(88.72283172607421875),
+    "expm1_lo": F(-16.635532333438687426013570),
     # (oneDNN's GELU-erf: erf_tanh.vec_erf32 and exp_u20, gelu.onednn_gelu_erf)
     "ln_flt_min": np.array(0xC2AEAC50, np.uint32).view(F),
     "ln_flt_max": np.array(0x42B17218, np.uint32).view(F),

@@ -1,8 +1,9 @@
-"""GELU-tanh's emulation (numerics/floats/gelu.py) gives the same bits with the compiled
-kernels loaded (numerics/native_act.py: the forward and backward of the vector
+"""GELU's emulations (numerics/floats/gelu.py: the tanh form in float32 and float64,
+oneDNN's erf form in float32) and SLEEF's float32 expm1 give the same bits with the
+compiled kernels loaded (numerics/native_act.py: the forward and backward of the vector
 code's blocks in one pass each) as with NumPy only: random values of many sizes (odd
 ones leaving vector tails and scalar tails), wide and tiny values, signed zeros,
-infinities and NaNs, float32 and float64."""
+infinities and NaNs, random bit patterns."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import numpy as np
 import pytest
 
 from gradcli.numerics import native, native_act
-from gradcli.numerics.floats import erf_tanh, gelu as gelu_mod, sleef_u10
+from gradcli.numerics.floats import erf_tanh, gelu as gelu_mod, sleef_u10, torch_act
 
 pytestmark = pytest.mark.skipif(not native.available(), reason="llvmlite is not installed")
 
@@ -146,3 +147,26 @@ def test_gelu_erf_kernel_runs():
     x[5] = np.nan
     assert np.isnan(native.act("gelu_erf", x.dtype, x, exact=exact)[5]) and flagged == [1]
     assert native.act("gelu_erf", np.dtype(np.float64), x.astype(np.float64)) is None
+
+
+def test_expm1_native_is_numpys():
+    """SLEEF's float32 expm1 (torch.expm1, the ELU kernels' vector function): the
+    compiled kernel's bits are the emulation's on a dense sweep across its bounds, the
+    special values and random bit patterns, and ELU's with it."""
+    if native.ready(1) is None:
+        pytest.skip("the compiled loops are not loaded")
+    rng = np.random.default_rng(5)
+    bounds = [88.72283, 88.722832, 88.72284, -16.6355, -16.635532, -16.6356, 1e-45, -1e-45]
+    cases = [
+        np.linspace(-20, 90, 300_001, dtype=np.float32),
+        rng.integers(0, 2**32, 300_000, dtype=np.uint64).astype(np.uint32).view(np.float32),
+        np.array(_SPECIAL + bounds, np.float32),
+    ]
+    for x in cases:
+        with np.errstate(all="ignore"):
+            got = [torch_act.expm1(x), torch_act.elu(x, 0.3), torch_act.elu(x, 1.0, 1.05, 1.0)]
+            with native.numpy_only():
+                ref = [torch_act.expm1(x), torch_act.elu(x, 0.3), torch_act.elu(x, 1.0, 1.05, 1.0)]
+        for a, b in zip(got, ref):
+            assert _same(a, b).all(), x.size
+    assert native.act("expm1", np.dtype(np.float64), np.zeros(9)) is None

@@ -30,12 +30,27 @@ from .sleef_u10 import sleef_cosh, sleef_expm1, sleef_log1p, sleef_sinh
 from .torch_exp import expd as _sleef_expd, libm_expf
 
 
+def _sleef_expm1(x):
+    """sleef_u10.sleef_expm1 of an array; a float32 one by the compiled kernel
+    (numerics/native_act.py `expm1_f`, the same bits) once it is loaded."""
+    if x.dtype == np.float32 and x.flags.c_contiguous:
+        out = native.act("expm1", x.dtype, x, exact=sleef_expm1)
+        if out is not None:
+            return out
+        t0 = native.start(x.size)
+        try:
+            return sleef_expm1(x)
+        finally:
+            native.spent(t0)
+    return sleef_expm1(x)
+
+
 class _Vector:
     """The functions of `Vectorized<T>` (SLEEF's, AVX2 build)."""
 
     vector = True
     log1p, expm1, sinh, cosh = (
-        staticmethod(f) for f in (sleef_log1p, sleef_expm1, sleef_sinh, sleef_cosh)
+        staticmethod(f) for f in (sleef_log1p, _sleef_expm1, sleef_sinh, sleef_cosh)
     )
 
     @staticmethod
@@ -80,7 +95,7 @@ def log1p(x):
 
 def expm1(x):
     """torch.expm1 of an array."""
-    return sleef_expm1(x).reshape(np.shape(x)) if _floating(x) else np.expm1(x)
+    return _sleef_expm1(x).reshape(np.shape(x)) if _floating(x) else np.expm1(x)
 
 
 def sinh(x):
