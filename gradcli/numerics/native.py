@@ -305,6 +305,8 @@ LSTM_FORWARD = {"f": "lstm_forward_f", "d": "lstm_forward_d"}
 #: LayerNorm's moments: the lanes merged into the tail's (native_norms.py)
 LANE_MERGE = {"f": "lane_merge_f", "d": "lane_merge_d"}
 WELFORD = {"f": "welford_f", "d": "welford_d"}
+#: var and std over some dims: Welford's m2 of each row in doubles (native_norms.py)
+VAR_ROWS = {"d": "var_rows_d"}
 #: BatchNorm's channels-last forward and backward, whole (numerics/native_bn.py)
 BN_FORWARD = {"f": "bn_forward_f", "d": "bn_forward_d"}
 BN_BACKWARD = {"f": "bn_backward_f", "d": "bn_backward_d"}
@@ -367,6 +369,7 @@ class _Kernels:
         self.lstm_forward = {char: sig(addrs[name]) for char, name in LSTM_FORWARD.items()}
         self.lane_merge = {char: sig(addrs[name]) for char, name in LANE_MERGE.items()}
         self.welford = {char: sig(addrs[name]) for char, name in WELFORD.items()}
+        self.var_rows = sig(addrs[VAR_ROWS["d"]])
         self.bn_forward = {char: sig(addrs[name]) for char, name in BN_FORWARD.items()}
         self.bn_backward = {char: sig(addrs[name]) for char, name in BN_BACKWARD.items()}
         self.bernoulli = sig(addrs[BERNOULLI])
@@ -399,7 +402,7 @@ class _Kernels:
         from .native_pool import kept_ir, pool_max_ir, pool_scatter_ir, rows_ir
         from .native_softmax import softmax_ir
         from .native_grads import outer_sum_ir, tanh_backward_ir
-        from .native_norms import lane_merge_ir, welford_ir
+        from .native_norms import lane_merge_ir, var_rows_ir, welford_ir
         from .native_recurrent import gru_backward_ir, gru_forward_ir
         from .native_recurrent import lstm_backward_ir, lstm_forward_ir
         from .native_bn import module_ir as bn_ir
@@ -458,6 +461,7 @@ class _Kernels:
                 (LSTM_FORWARD, lstm_forward_ir),
                 (LANE_MERGE, lane_merge_ir),
                 (WELFORD, welford_ir),
+                (VAR_ROWS, var_rows_ir),
             ):
                 for char, name in names.items():
                     make(ir, mod, name, char == "f")
@@ -493,6 +497,7 @@ class _Kernels:
         names += [*RELU.values(), *SOFTMAX.values(), *native_alloc.NAMES]
         names += [*OUTER_SUM.values(), *TANH_BACKWARD.values(), *LANE_MERGE.values()]
         names += [*WELFORD.values(), *GRU_BACKWARD.values(), *GRU_FORWARD.values()]
+        names += [*VAR_ROWS.values()]
         names += [*LSTM_BACKWARD.values(), *LSTM_FORWARD.values()]
         names += [*BN_FORWARD.values(), *BN_BACKWARD.values(), BERNOULLI]
         return engine, {name: engine.get_function_address(name) for name in names}

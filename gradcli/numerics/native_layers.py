@@ -190,6 +190,17 @@ def welford(x, vectors, lanes, c):
     return None if flagged else (m1, m2)
 
 
+def var_rows(rows):
+    """welford.py's m2 of each row of the C-contiguous doubles `rows` (m, n), fresh
+    (native_norms.var_rows_ir); None where the loops are not loaded."""
+    lib = native.loaded()
+    if lib is None:
+        return None
+    out = np.zeros(rows.shape[0], np.float64)  # (a row of no values: m2 = 0)
+    _call(lib.var_rows, rows.shape[0], rows.shape[1], address(rows), address(out))
+    return out
+
+
 def gru_backward(g, carry, kept, gig):
     """A GRU step's backward (`recurrent_layer._gru_step` of g plus the arrays of `carry`
     added in order, on its `kept` arrays r, z, n, hnew, d; native_recurrent.py): fresh (gd,

@@ -164,3 +164,53 @@ def welford_ir(ir, mod, name, single):
     total.add_incoming(zero, entry)
     total.add_incoming(bad2, item_end)
     b.ret(total)
+
+
+def var_rows_ir(ir, mod, name, single):
+    """i64 NAME(i64* p), p = (rows, n, x, out): per row r of the C-contiguous doubles x
+    (rows, n), welford.py's `_m2`: from mean = m2 = +0, for i in range(n) of v = x[r, i]:
+    delta = v - mean; mean = mean + delta / (i + 1); m2 = m2 + delta * (v - mean), IEEE
+    double arithmetic as written (nothing fused, as Python's floats), into out[r].
+    Returns 0.  (`single` unused: ATen's kernel accumulates in double for both.)"""
+    dbl, i64 = ir.DoubleType(), ir.IntType(64)
+    pd, pi = ir.PointerType(dbl), ir.PointerType(i64)
+    fn = ir.Function(mod, ir.FunctionType(i64, [pi]), name=name)
+    (params,) = fn.args
+    entry, row, step, row_end, done = (
+        fn.append_basic_block(x) for x in ("entry", "row", "step", "row_end", "done")
+    )
+    zero, one = ir.Constant(i64, 0), ir.Constant(i64, 1)
+    b = ir.IRBuilder(entry)
+    rows, n, at_x, at_out = (b.load(b.gep(params, [ir.Constant(i64, j)])) for j in range(4))
+    px, pout = b.inttoptr(at_x, pd), b.inttoptr(at_out, pd)
+    go = b.and_(b.icmp_signed(">", rows, zero), b.icmp_signed(">", n, zero))
+    b.cbranch(go, row, done)
+
+    b = ir.IRBuilder(row)  # for r in range(rows)
+    r = b.phi(i64)
+    r.add_incoming(zero, entry)
+    base = b.mul(r, n)
+    b.branch(step)
+
+    b = ir.IRBuilder(step)  # for i in range(n)
+    i, mean, m2 = b.phi(i64), b.phi(dbl), b.phi(dbl)
+    i.add_incoming(zero, row)
+    mean.add_incoming(ir.Constant(dbl, 0.0), row)
+    m2.add_incoming(ir.Constant(dbl, 0.0), row)
+    v = b.load(b.gep(px, [b.add(base, i)]))
+    i2 = b.add(i, one)
+    delta = b.fsub(v, mean)
+    mean2 = b.fadd(mean, b.fdiv(delta, b.sitofp(i2, dbl)))
+    m22 = b.fadd(m2, b.fmul(delta, b.fsub(v, mean2)))
+    for phi, w in ((i, i2), (mean, mean2), (m2, m22)):
+        phi.add_incoming(w, step)
+    b.cbranch(b.icmp_signed("<", i2, n), step, row_end)
+
+    b = ir.IRBuilder(row_end)
+    b.store(m22, b.gep(pout, [r]))
+    r2 = b.add(r, one)
+    r.add_incoming(r2, row_end)
+    b.cbranch(b.icmp_signed("<", r2, rows), row, done)
+
+    b = ir.IRBuilder(done)
+    b.ret(zero)

@@ -65,3 +65,29 @@ def test_numpys_var_differs():
     )
     x, _ = var_input((300, 200), "float64")
     assert nan_digest(np.var(x, axis=1, ddof=1)) != c["out"]
+
+
+def test_compiled_welford_is_pythons():
+    """The compiled loop (native_norms.var_rows_ir) gives the Python floats' m2 and NumPy's
+    columns' bit for bit: random rows of wide spreads, infinities, NaNs, empty rows."""
+    from gradcli.numerics import native
+
+    if native.ready(1) is None:
+        pytest.skip("the compiled loops are not loaded")
+    rng = np.random.default_rng(8)
+    shapes = [((64, 128), [1]), ((3, 5, 7), [0, 2]), ((200, 3), [0]), ((7, 1000), [1])]
+    shapes += [((1, 1), [1]), ((4, 0), [1])]
+    for shape, axes in shapes:
+        for dt in (np.float32, np.float64):
+            for spread in (0, 3, 30):
+                x = rng.standard_normal(shape) * 10.0 ** rng.integers(-spread, spread + 1, shape)
+                x = x.astype(dt)
+                if x.size > 4 and spread:
+                    x.flat[1], x.flat[3] = (np.inf, np.nan) if spread == 30 else (-0.0, 1e-300)
+                for corr, root in ((0, False), (1, True), (2, False)):
+                    with np.errstate(all="ignore"):
+                        got = welford.welford_var(x, axes, corr, root, False)
+                        with native.numpy_only():
+                            ref = welford.welford_var(x, axes, corr, root, False)
+                    assert got.dtype == ref.dtype and got.shape == ref.shape
+                    assert ((got == ref) | (np.isnan(got) & np.isnan(ref))).all(), (shape, dt)

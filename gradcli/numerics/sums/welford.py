@@ -4,7 +4,8 @@
 Each output's values are taken one after the other (one reduced dim: along it; several:
 in memory order, C order for a contiguous array) with Welford's update in double,
 nothing fused:  n += 1; delta = x - mean; mean += delta / n; m2 += delta * (x - mean).
-Then var = m2 / (n - correction) (divided by 0 when n <= correction), std its square
+The compiled loop (numerics/native_norms.var_rows_ir) takes the same steps in the same
+IEEE doubles once the loops are loaded.  Then var = m2 / (n - correction) (divided by 0 when n <= correction), std its square
 root, both rounded once to the input's dtype.  Torch splits no output's values between
 threads here (it parallelises over outputs); a reduction of every dim is another
 kernel (ops/moments.py's var_all).  Checked bit for bit against torch 2.13
@@ -14,6 +15,8 @@ kernel (ops/moments.py's var_all).  Checked bit for bit against torch 2.13
 from __future__ import annotations
 
 import numpy as np
+
+from .. import native, native_layers
 
 #: at most this many outputs are computed on Python floats (each value about 0.1 us);
 #: more, one NumPy step per reduced value for all of them
@@ -28,10 +31,20 @@ def welford_var(x, axes, correction, root, keepdim):
         int(np.prod([x.shape[i] for i in keep], dtype=np.int64)), -1
     )
     m, n = rows.shape
-    if m <= PYTHON_ROWS:
-        m2 = np.array([_m2(r) for r in rows.astype(np.float64).tolist()], np.float64)
-    else:
-        m2 = _m2_columns(rows)
+    m2 = (
+        native_layers.var_rows(np.ascontiguousarray(rows, np.float64))
+        if native.ready(m * n)
+        else None
+    )
+    if m2 is None:
+        t0 = native.start(m * n)  # (the emulation's time: the compiled loops pay, once)
+        try:
+            if m <= PYTHON_ROWS:
+                m2 = np.array([_m2(r) for r in rows.astype(np.float64).tolist()], np.float64)
+            else:
+                m2 = _m2_columns(rows)
+        finally:
+            native.spent(t0)
     div = float(n - correction) if n > correction else 0.0
     with np.errstate(divide="ignore", invalid="ignore"):
         var = m2 / div
