@@ -243,11 +243,13 @@ ACT1 = {
     "gelu_tanh": ("gelu_tanh_d", "gelu_tanh_f"),
     "gelu_erf": (None, "gelu_erf_f"),
     "expm1": (None, "expm1_f"),
+    "mish": (None, "mish_f"),
 }
 ACT2 = {
     "bce_logits": ("bce_logits_d", "bce_logits_f"),
     "gelu_tanh_grad": ("gelu_tanh_grad_d", "gelu_tanh_grad_f"),
     "gelu_erf_grad": (None, "gelu_erf_grad_f"),
+    "mish_grad": (None, "mish_grad_f"),
 }
 #: an optimizer's running averages of doubles and of floats (numerics/native_steps.py)
 STEPS = ("moments_d", "moments_f")

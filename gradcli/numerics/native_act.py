@@ -9,6 +9,8 @@ compiled SLEEF kernels (each its own call, its arrays, its flags):
 * `gelu_tanh` and its gradient `gelu_tanh_grad` of (g, x) (float32: GeluKernelImpl's and
   GeluBackwardKernelImpl's vector code, floats/gelu.py), their tanh SLEEF's tanhf_u10
   (floats/erf_tanh.sleef_tanh: expk2f, its reciprocal, the double-float quotient);
+* `mish` and `mish_grad` (float32 only: x * tanh(log1p(exp(x))) and its gradient,
+  ops/activation_smooth.py's vector code, SLEEF's expf, log1pf and tanhf);
 * `expm1` (float32 only: SLEEF's expm1f_u10, sleef_u10.sleef_expm1, torch.expm1's and
   the ELU kernels' vector function);
 * `gelu_erf` and `gelu_erf_grad` (float32 only: oneDNN's eltwise GELU-erf, forward and
@@ -157,6 +159,26 @@ def _gelu_tanh_grad32(e, g, x):
     dtanh = e.fma(b.fneg(th), th, one)
     dinner = b.fmul(e.c(K["beta"]), e.fma(e.c(K["kappa3"]), b.fmul(x, x), one))
     return _nan(e, b.fmul(g, b.fadd(dleft, b.fmul(b.fmul(left, dtanh), dinner))))
+
+
+def _softplus_tanh32(e, x):
+    """tanh(log1p(exp(x))) as mish's kernels compute it (float32)."""
+    return _tanh32(e, s32.log1pf(e, s32.expf(e, x, s32.K), s32.K))
+
+
+def _mish32(e, x):
+    """activation_smooth._mish's vector code: x * tanh(log1p(exp(x)))."""
+    return _nan(e, e.b.fmul(x, _softplus_tanh32(e, x)))
+
+
+def _mish_grad32(e, g, x):
+    """activation_smooth.mish_backward's vector code: g * fma(x * s, fma(-t, t, 1), t),
+    s = 1 / (1 + exp(-x)), t = tanh(log1p(exp(x)))."""
+    b, one = e.b, e.c(1.0)
+    s = b.fdiv(one, b.fadd(one, s32.expf(e, b.fneg(x), s32.K)))
+    t = _softplus_tanh32(e, x)
+    inner = e.fma(b.fneg(t), t, one)
+    return _nan(e, b.fmul(g, e.fma(b.fmul(x, s), inner, t)))
 
 
 def _expm1_32(e, a):
@@ -373,6 +395,8 @@ KERNELS = {
     "gelu_tanh_grad_f": (2, _gelu_tanh_grad32, True),
     "gelu_erf_f": (1, _gelu_erf32, True),
     "expm1_f": (1, _expm1_32, True),
+    "mish_f": (1, _mish32, True),
+    "mish_grad_f": (2, _mish_grad32, True),
     "gelu_erf_grad_f": (2, _gelu_erf_grad32, True),
 }
 

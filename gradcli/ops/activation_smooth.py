@@ -36,7 +36,7 @@ def _tanh(lib, v):
 def _mish(x):
     """torch's mish kernel: x * tanh(log1p(exp(x))), SLEEF's functions on the vector
     blocks, the C library's after them."""
-    return torch_act.blocks(lambda lib, v: v * _tanh(lib, lib.log1p(lib.exp(v))), x)
+    return torch_act.blocks(lambda lib, v: v * _tanh(lib, lib.log1p(lib.exp(v))), x, kernel="mish")
 
 
 def mish_backward(g, x):
@@ -52,7 +52,7 @@ def mish_backward(g, x):
         inner = np.asarray(fma(-t, t, one, dtype=t_), dtype=x.dtype)
         return dy * np.asarray(fma(v * s, inner, t, dtype=t_), dtype=x.dtype)
 
-    return torch_act.blocks(fn, np.broadcast_to(g, x.shape), x)
+    return torch_act.blocks(fn, np.broadcast_to(g, x.shape), x, kernel="mish_grad")
 
 
 class Mish(Function):

@@ -170,3 +170,28 @@ def test_expm1_native_is_numpys():
         for a, b in zip(got, ref):
             assert _same(a, b).all(), x.size
     assert native.act("expm1", np.dtype(np.float64), np.zeros(9)) is None
+
+
+def test_mish_native_is_numpys():
+    """mish's float32 kernels (ops/activation_smooth.py: x * tanh(log1p(exp(x))) and its
+    gradient on the vector blocks): the compiled ones' bits are the emulation's on a
+    dense sweep, the special values (exp's overflow, log1p's flagged lanes) and random bit
+    patterns."""
+    from gradcli.ops import activation_smooth
+
+    if native.ready(1) is None:
+        pytest.skip("the compiled loops are not loaded")
+    rng = np.random.default_rng(9)
+    cases = [
+        np.linspace(-100, 100, 200_001, dtype=np.float32),
+        rng.integers(0, 2**32, 200_000, dtype=np.uint64).astype(np.uint32).view(np.float32),
+        np.array(_SPECIAL + [88.7, 88.8, -88.0, -104.0, 9.0, 20.0] * 3, np.float32),
+    ]
+    for x in cases:
+        g = _values(rng, x.size, np.float32, 1)
+        with np.errstate(all="ignore"):
+            got = [activation_smooth._mish(x), activation_smooth.mish_backward(g, x)]
+            with native.numpy_only():
+                ref = [activation_smooth._mish(x), activation_smooth.mish_backward(g, x)]
+        for a, b in zip(got, ref):
+            assert _same(a, b).all(), x.size

@@ -69,15 +69,24 @@ class _Scalar:
         return libm_expf(x) if x.dtype == np.float32 else np.exp(x)
 
 
-def blocks(fn, *arrays):
+def blocks(fn, *arrays, kernel=None):
     """fn(lib, *values) computed as `cpu_kernel_vec` runs an element-wise kernel: along
     each contiguous run TensorIterator makes (numerics/floats/tensor_iter.py), on whole blocks of
     two vectors with the vector functions (lib = _Vector), on the values after them with
     the C library's (lib = _Scalar).  The arrays share one shape and float dtype; fn
-    gets 1-D arrays."""
+    gets 1-D arrays.  `kernel`: the compiled kernel of the vector code (native_act.py,
+    by `native.act`'s name), where one is loaded for the dtype (its flagged values fn's)."""
+
+    def vector(*v):
+        if kernel is not None and all(a.flags.c_contiguous for a in v):
+            out = native.act(kernel, v[0].dtype, *v, exact=lambda *w: fn(_Vector, *w))
+            if out is not None:
+                return out
+        return fn(_Vector, *v)
+
     with np.errstate(all="ignore"):
         return split(
-            lambda *v: fn(_Vector, *v),
+            vector,
             lambda *v: fn(_Scalar, *v),
             arrays,
             VEC_BLOCK[np.asarray(arrays[0]).dtype.type],
