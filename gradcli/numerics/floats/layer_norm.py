@@ -29,6 +29,8 @@ against torch 2.13's AVX2 kernels (tests/golden/layer_norm.json)."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .. import native, native_layers, native_sum_calls
@@ -76,7 +78,7 @@ def moments(x):
     depth = 1 if m <= 2 else int(m - 1).bit_length()  # utils::CeilLog2
     zero = np.zeros((rows, W), dt)
     stack = [[0, zero, zero] for _ in range(depth)]
-    c_vecs = [dt.type(dt.type(1) / dt.type(j + 1)) for j in range(_CHUNK)]
+    c_vecs = _steps(dt)
     got = _compiled_chunks(x, n, W, c_vecs, dt) if n else None
     if got is not None:
         m1, m2 = got
@@ -132,6 +134,20 @@ def moments(x):
     return s1, (s2 / dt.type(N)).astype(dt)
 
 
+@functools.cache
+def _steps(dt):
+    """The Welford steps' factors 1 / (j + 1) of a chunk's vectors, rounded in dt."""
+    return [dt.type(dt.type(1) / dt.type(j + 1)) for j in range(_CHUNK)]
+
+
+@functools.lru_cache(maxsize=256)
+def _lane_factors(n, cnt, W, dt):
+    """The lanes' merge factors and old counts (`_compiled_lanes`), as arrays of dt."""
+    olds = [cnt + lane * n for lane in range(W)]
+    c = [0 if m0 + n == 0 else dt.type(dt.type(n) / dt.type(m0 + n)) for m0 in olds]
+    return np.array(c, dt), np.array(olds, dt)
+
+
 def _compiled_chunks(x, n, W, c_vecs, dt):
     """The chunks' Welford moments (m1, m2), each (rows, chunks, W), in one compiled call
     (`native_layers.welford`, the same steps), or None (the loops not loaded, a step the
@@ -146,11 +162,9 @@ def _compiled_lanes(n, lane1, lane2, cnt, s1, s2, dt):
     lane_merge`, the same steps), or None (the loops not loaded, a step the emulation's)."""
     if native.loaded() is None or s1.dtype != dt or s2.dtype != dt:
         return None
-    W = lane1.shape[1]
-    olds = [cnt + lane * n for lane in range(W)]
-    c = np.array([0 if m0 + n == 0 else dt.type(dt.type(n) / dt.type(m0 + n)) for m0 in olds], dt)
+    c, olds = _lane_factors(n, cnt, lane1.shape[1], dt)
     lane1, lane2 = np.ascontiguousarray(lane1, dt), np.ascontiguousarray(lane2, dt)
-    return native_layers.lane_merge(lane1, lane2, c, np.array(olds, dt), s1, s2)
+    return native_layers.lane_merge(lane1, lane2, c, olds, s1, s2)
 
 
 def forward(x, mean, rstd, gamma, beta):
