@@ -325,16 +325,71 @@ _per_shape = per_shape.memo()
 
 def _window_sums(x, rows, cols):
     """(N, C, OH, OW) sums of x over the windows rows[oh] x cols[ow] (slices), each
-    summed row-major in the dtype, as the kernel's loop adds them."""
-    n, c = x.shape[:2]
-    out = np.empty((n, c, len(rows), len(cols)), dtype=x.dtype)
-    for a, rs in enumerate(rows):
-        for b, cs in enumerate(cols):
-            win = x[:, :, rs, cs].reshape(n, c, -1)
-            acc = np.zeros((n, c), dtype=x.dtype)
-            for k in range(win.shape[-1]):
-                acc = acc + win[:, :, k]
-            out[:, :, a, b] = acc
+    summed row-major in the dtype from +0, as the kernel's loop adds them: every
+    window's k-th value added at once (`_windows`: a window shorter than the longest
+    adds +0 where it has no value, which leaves a sum that starts at +0 as it is)."""
+    n, c, H, W = x.shape
+    idx = _windows(H, W, rows, cols)
+    flat = np.concatenate([x.reshape(n, c, H * W), np.zeros((n, c, 1), x.dtype)], axis=2)
+    acc = np.zeros((n, c, idx.shape[0]), dtype=x.dtype)
+    for k in range(idx.shape[1]):
+        acc = acc + flat[:, :, idx[:, k]]
+    return acc.reshape(n, c, len(rows), len(cols))
+
+
+#: _windows' tables, per input size and windows (a few shapes a program uses)
+_WINDOWS: dict = {}
+
+
+def _windows(H, W, rows, cols):
+    """(OH * OW, K) int64: per output in row-major order, the flat indices into an H x W
+    plane of its window's values, row-major, then H * W (a +0 placed after the plane)
+    for the places a window shorter than the longest has no value."""
+    key = (H, W, tuple((r.start, r.stop) for r in rows), tuple((c.start, c.stop) for c in cols))
+    got = _WINDOWS.get(key)
+    if got is None:
+        r0 = np.array([r.start for r in rows])
+        lr = np.array([r.stop for r in rows]) - r0
+        c0 = np.array([c.start for c in cols])
+        lc = np.array([c.stop for c in cols]) - c0
+        u = np.arange(max(int(lr.max()), 1))
+        v = np.arange(max(int(lc.max()), 1))
+        at = (r0[:, None, None, None] + u[None, None, :, None]) * W + (
+            c0[None, :, None, None] + v[None, None, None, :]
+        )
+        ok = (u[None, None, :, None] < lr[:, None, None, None]) & (
+            v[None, None, None, :] < lc[None, :, None, None]
+        )
+        got = np.where(ok, at, H * W).reshape(len(rows) * len(cols), -1).astype(np.int64)
+        if len(_WINDOWS) >= 64:
+            _WINDOWS.clear()
+        _WINDOWS[key] = got
+    return got
+
+
+#: _divisors' arrays, per windows' divisors (the lists `_avg_windows` keeps per shape)
+_DIVISORS: dict = {}
+
+
+def _divisors(divide, dt):
+    """The divisors of each output, row-major, as arrays of dt: (first, second or None);
+    an output divided once is divided by 1 the second time (exact) when others are
+    divided twice (an adaptive pool's)."""
+    got = _DIVISORS.get((id(divide), dt))
+    if got is not None and got[0] is divide:
+        return got[1]
+    flat = [d for row in divide for d in row]
+    if all(not isinstance(d, tuple) for d in flat):
+        out = np.array([dt.type(d) for d in flat], dt), None
+    else:
+        pairs = [d if isinstance(d, tuple) else (d, 1) for d in flat]
+        out = (
+            np.array([dt.type(a) for a, _ in pairs], dt),
+            np.array([dt.type(b) for _, b in pairs], dt),
+        )
+    if len(_DIVISORS) >= 64:
+        _DIVISORS.clear()
+    _DIVISORS[id(divide), dt] = (divide, out)  # (held: its id is not reused meanwhile)
     return out
 
 
@@ -361,26 +416,26 @@ class Pool(Function):
 
 def _pool_forward(x, rows, cols, divide):
     sums = _window_sums(x, rows, cols)
-    out = np.empty_like(sums)
-    for a in range(len(rows)):
-        for b in range(len(cols)):
-            v = sums[:, :, a, b]
-            for d in divide[a][b] if isinstance(divide[a][b], tuple) else (divide[a][b],):
-                v = v / x.dtype.type(d)
-            out[:, :, a, b] = v
-    return out
+    d1, d2 = _divisors(divide, x.dtype)
+    out = sums / d1.reshape(len(rows), len(cols))
+    return out if d2 is None else out / d2.reshape(len(rows), len(cols))
 
 
 def _pool_backward(g, pool):
-    out = np.zeros(pool.shape, dtype=g.dtype)
-    for a, rs in enumerate(pool.rows):
-        for b, cs in enumerate(pool.cols):
-            v = g[:, :, a, b]
-            d = pool.divide[a][b]
-            for k in d if isinstance(d, tuple) else (d,):
-                v = v / g.dtype.type(k)
-            out[:, :, rs, cs] += v[:, :, None, None]
-    return out
+    """Each output's gradient divided as its forward divided, added into zeros at its
+    window's places, the outputs in row-major order (each place's additions in that
+    order, as the kernel's loop makes them)."""
+    n, c, H, W = pool.shape
+    idx = _windows(H, W, pool.rows, pool.cols)
+    d1, d2 = _divisors(pool.divide, g.dtype)
+    v = g.reshape(n * c, -1) / d1
+    if d2 is not None:
+        v = v / d2
+    plane = H * W + 1
+    out = np.zeros(n * c * plane, dtype=g.dtype)
+    places = np.arange(n * c)[:, None] * plane + idx.reshape(-1)[None, :]
+    np.add.at(out, places.reshape(-1), np.repeat(v, idx.shape[1], axis=1).reshape(-1))
+    return out.reshape(n * c, plane)[:, : H * W].reshape(pool.shape)
 
 
 #: the _saved_ attributes of AvgPool2DBackward0 and AvgPool3DBackward0 besides self
