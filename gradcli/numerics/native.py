@@ -242,7 +242,7 @@ ACT1 = {
     "log_sigmoid": ("log_sigmoid_d", "log_sigmoid_f"),
     "gelu_tanh": ("gelu_tanh_d", "gelu_tanh_f"),
     "gelu_erf": (None, "gelu_erf_f"),
-    "expm1": (None, "expm1_f"),
+    "expm1": ("expm1_d", "expm1_f"),
     "mish": (None, "mish_f"),
 }
 ACT2 = {

@@ -11,7 +11,7 @@ compiled SLEEF kernels (each its own call, its arrays, its flags):
   (floats/erf_tanh.sleef_tanh: expk2f, its reciprocal, the double-float quotient);
 * `mish` and `mish_grad` (float32 only: x * tanh(log1p(exp(x))) and its gradient,
   ops/activation_smooth.py's vector code, SLEEF's expf, log1pf and tanhf);
-* `expm1` (float32 only: SLEEF's expm1f_u10, sleef_u10.sleef_expm1, torch.expm1's and
+* `expm1` (SLEEF's expm1f_u10 and expm1_u10, sleef_u10.sleef_expm1, torch.expm1's and
   the ELU kernels' vector function);
 * `gelu_erf` and `gelu_erf_grad` (float32 only: oneDNN's eltwise GELU-erf, forward and
   backward, floats/gelu.onednn_gelu_erf: Abramowitz and Stegun's erf with ATen's
@@ -164,6 +164,22 @@ def _gelu_tanh_grad32(e, g, x):
 def _softplus_tanh32(e, x):
     """tanh(log1p(exp(x))) as mish's kernels compute it (float32)."""
     return _tanh32(e, s32.log1pf(e, s32.expf(e, x, s32.K), s32.K))
+
+
+def _expm1_64(e, a):
+    """sleef_u10.sleef_expm1 (float64, Sleef_expm1d4_u10) of a, as _expm1_32 (expk2's
+    double-double exp minus 1, its bounds' values in their place; a NaN flagged)."""
+    b, c, o = e.b, e.d, _dd(e)
+    hi, lo = c(K64["expm1_hi"]), c(K64["expm1_lo"])
+    d = b.select(b.fcmp_ordered("<", hi, a), hi, a)
+    d = b.select(b.fcmp_ordered("<", d, lo), lo, d)
+    dx, dy = _expk2d(e, d)
+    sx, sy = o["add2_pf"](dx, dy, c(-1.0))
+    x = b.fadd(sx, sy)
+    x = b.select(b.fcmp_ordered("<", hi, a), c(np.inf), x)
+    x = b.select(b.fcmp_ordered("<", a, lo), c(-1.0), x)
+    negzero = b.icmp_unsigned("==", b.bitcast(a, e.i64), e.ir.Constant(e.i64, -(2**63)))
+    return _nan(e, b.select(negzero, c(-0.0), x))
 
 
 def _mish32(e, x):
@@ -395,6 +411,7 @@ KERNELS = {
     "gelu_tanh_grad_f": (2, _gelu_tanh_grad32, True),
     "gelu_erf_f": (1, _gelu_erf32, True),
     "expm1_f": (1, _expm1_32, True),
+    "expm1_d": (1, _expm1_64, False),
     "mish_f": (1, _mish32, True),
     "mish_grad_f": (2, _mish_grad32, True),
     "gelu_erf_grad_f": (2, _gelu_erf_grad32, True),
@@ -449,6 +466,8 @@ K64 = {
     ),
     "c1": 0.1666666666666666574e0,
     "tanh_limit": 18.714973875,
+    "expm1_hi": 709.782712893383996732223,
+    "expm1_lo": -36.736800569677101399113302437,
     "beta": 0.7978845608028654,
     "kappa": 0.044715,
     "kappa3": 3 * 0.044715,

@@ -149,19 +149,25 @@ def test_gelu_erf_kernel_runs():
     assert native.act("gelu_erf", np.dtype(np.float64), x.astype(np.float64)) is None
 
 
-def test_expm1_native_is_numpys():
-    """SLEEF's float32 expm1 (torch.expm1, the ELU kernels' vector function): the
-    compiled kernel's bits are the emulation's on a dense sweep across its bounds, the
-    special values and random bit patterns, and ELU's with it."""
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_expm1_native_is_numpys(dt):
+    """SLEEF's expm1 (torch.expm1, the ELU kernels' vector function): the compiled
+    kernels' bits are the emulation's on a dense sweep across its bounds, the special
+    values and random bit patterns, and ELU's with them."""
     if native.ready(1) is None:
         pytest.skip("the compiled loops are not loaded")
     rng = np.random.default_rng(5)
-    bounds = [88.72283, 88.722832, 88.72284, -16.6355, -16.635532, -16.6356, 1e-45, -1e-45]
-    cases = [
-        np.linspace(-20, 90, 300_001, dtype=np.float32),
-        rng.integers(0, 2**32, 300_000, dtype=np.uint64).astype(np.uint32).view(np.float32),
-        np.array(_SPECIAL + bounds, np.float32),
-    ]
+    if dt is np.float32:
+        bounds = [88.72283, 88.722832, 88.72284, -16.6355, -16.635532, -16.6356, 1e-45, -1e-45]
+        bits = rng.integers(0, 2**32, 300_000, dtype=np.uint64).astype(np.uint32).view(dt)
+        sweep = np.linspace(-20, 90, 300_001, dtype=dt)
+    else:
+        bounds = [709.7827128933839, 709.782712893384, 709.78271289338411, -36.7368005696771]
+        bounds += [-36.73680056967711, -36.7368005696772, 5e-324, -5e-324]
+        bits = rng.integers(0, 2**63, 300_000, dtype=np.uint64)
+        bits = (bits | (rng.integers(0, 2, 300_000, dtype=np.uint64) << np.uint64(63))).view(dt)
+        sweep = np.linspace(-40, 712, 300_001, dtype=dt)
+    cases = [sweep, bits, np.array(_SPECIAL + bounds, dt)]
     for x in cases:
         with np.errstate(all="ignore"):
             got = [torch_act.expm1(x), torch_act.elu(x, 0.3), torch_act.elu(x, 1.0, 1.05, 1.0)]
@@ -169,7 +175,7 @@ def test_expm1_native_is_numpys():
                 ref = [torch_act.expm1(x), torch_act.elu(x, 0.3), torch_act.elu(x, 1.0, 1.05, 1.0)]
         for a, b in zip(got, ref):
             assert _same(a, b).all(), x.size
-    assert native.act("expm1", np.dtype(np.float64), np.zeros(9)) is None
+    assert native.act("expm1", np.dtype(np.float16), np.zeros(9, np.float16)) is None
 
 
 def test_mish_native_is_numpys():

@@ -31,9 +31,10 @@ from .torch_exp import expd as _sleef_expd, libm_expf
 
 
 def _sleef_expm1(x):
-    """sleef_u10.sleef_expm1 of an array; a float32 one by the compiled kernel
-    (numerics/native_act.py `expm1_f`, the same bits) once it is loaded."""
-    if x.dtype == np.float32 and x.flags.c_contiguous:
+    """sleef_u10.sleef_expm1 of an array; a float32 or float64 one by the compiled
+    kernel (numerics/native_act.py `expm1_f`, `expm1_d`, the same bits) once it is
+    loaded."""
+    if x.dtype.char in "fd" and x.flags.c_contiguous:
         out = native.act("expm1", x.dtype, x, exact=sleef_expm1)
         if out is not None:
             return out
