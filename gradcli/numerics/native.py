@@ -243,6 +243,7 @@ ACT1 = {
     "gelu_tanh": ("gelu_tanh_d", "gelu_tanh_f"),
     "gelu_erf": (None, "gelu_erf_f"),
     "expm1": ("expm1_d", "expm1_f"),
+    "gelu_erf_vec": ("gelu_erf_d", None),
     "mish": (None, "mish_f"),
 }
 ACT2 = {
@@ -250,6 +251,7 @@ ACT2 = {
     "gelu_tanh_grad": ("gelu_tanh_grad_d", "gelu_tanh_grad_f"),
     "gelu_erf_grad": (None, "gelu_erf_grad_f"),
     "mish_grad": (None, "mish_grad_f"),
+    "gelu_erf_vec_grad": ("gelu_erf_grad_d", None),
 }
 #: an optimizer's running averages of doubles and of floats (numerics/native_steps.py)
 STEPS = ("moments_d", "moments_f")

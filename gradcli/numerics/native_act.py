@@ -11,6 +11,9 @@ compiled SLEEF kernels (each its own call, its arrays, its flags):
   (floats/erf_tanh.sleef_tanh: expk2f, its reciprocal, the double-float quotient);
 * `mish` and `mish_grad` (float32 only: x * tanh(log1p(exp(x))) and its gradient,
   ops/activation_smooth.py's vector code, SLEEF's expf, log1pf and tanhf);
+* `gelu_erf_d` and `gelu_erf_grad_d` (float64: GeluKernelImpl's and
+  GeluBackwardKernelImpl's vector code, floats/gelu.py, with SLEEF's erf_u10,
+  floats/erf_tanh.sleef_erfd, and exp);
 * `expm1` (SLEEF's expm1f_u10 and expm1_u10, sleef_u10.sleef_expm1, torch.expm1's and
   the ELU kernels' vector function);
 * `gelu_erf` and `gelu_erf_grad` (float32 only: oneDNN's eltwise GELU-erf, forward and
@@ -25,6 +28,8 @@ payload is NumPy's business), is flagged, and the caller computes those values a
 the emulation (element-wise: the same bits).  Only `llvmlite.ir` objects are made here."""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -164,6 +169,77 @@ def _gelu_tanh_grad32(e, g, x):
 def _softplus_tanh32(e, x):
     """tanh(log1p(exp(x))) as mish's kernels compute it (float32)."""
     return _tanh32(e, s32.log1pf(e, s32.expf(e, x, s32.K), s32.K))
+
+
+def _erf64(e, a):
+    """erf_tanh.sleef_erfd (Sleef_erfd4_u10) of a; a NaN flagged.  |a| is clamped at 6
+    first (the lanes from 6 up are 1 after); expk's result taken where |a| > 2.5."""
+    b, c, o, f = e.b, e.d, _dd(e), e.fma64
+    e.flag(b.fcmp_unordered("uno", a, a))
+    x0 = b.call(e.fabs, [a])
+    x = b.select(b.fcmp_ordered("<", x0, c(6.0)), x0, c(6.0))
+    x2 = b.fmul(x, x)
+    x4 = b.fmul(x2, x2)
+    x8 = b.fmul(x4, x4)
+    x16 = b.fmul(x8, x8)
+    small = b.fcmp_ordered("<=", x, c(2.5))
+
+    def pick(pair):
+        return b.select(small, c(pair[0]), c(pair[1]))
+
+    k = [pick(p) for p in zip(K64["erf_small"], K64["erf_large"])]
+
+    def poly4(c3, c2, c1, c0):
+        return f(x2, f(x, c3, c2), f(x, c1, c0))
+
+    def poly8(cs):
+        return f(x4, poly4(*cs[:4]), poly4(*cs[4:8]))
+
+    t = f(x16, f(x4, k[0], poly4(*k[1:5])), f(x8, poly8(k[5:13]), poly8(k[13:21])))
+    dd = [(pick((sm[0], lg[0])), pick((sm[1], lg[1])))
+          for sm, lg in zip(K64["erf_dd_small"], K64["erf_dd_large"])]  # fmt: skip
+    s0 = b.fmul(t, x)
+    hx, hy = o["add_pp"](*dd[0], s0, f(c(0.0), x, f(t, x, b.fneg(s0))))
+    lx, ly = o["add_pp"](*dd[2], *o["mul_pf"](*dd[1], x))
+    px, py = o["add_pp"](lx, ly, *o["mul_pf"](hx, hy, b.fmul(x, x)))
+    tx, ty = o["add_fp"](c(1.0), *o["mul_pf"](px, py, x))
+    for _ in range(4):
+        tx, ty = o["squ"](tx, ty)
+    q = b.fdiv(c(1.0), tx)
+    rx, ry = q, b.fmul(q, f(b.fneg(ty), q, f(b.fneg(tx), q, c(1.0))))
+    big = b.not_(small)
+    rx = b.select(big, _expk64(e, px, py), rx)
+    ry = b.select(big, c(0.0), ry)
+    sx, sy = o["add2_pf"](rx, ry, c(-1.0))
+    z = b.fneg(b.fadd(sx, sy))
+    z = b.select(b.fcmp_ordered("<", x0, c(1e-8)), b.fmul(x0, c(K64["two_rsqrt_pi"])), z)
+    z = b.select(b.fcmp_ordered(">=", x0, c(6.0)), c(1.0), z)
+    z = b.select(b.fcmp_ordered("==", a, c(0.0)), c(0.0), z)
+    neg = b.icmp_signed("<", b.bitcast(a, e.i64), e.ir.Constant(e.i64, 0))
+    return b.select(neg, b.fneg(z), z)
+
+
+def _gelu_erf64(e, x):
+    """gelu._forward's vector code (float64, erf): x * 1/2 * (1 + erf(x / sqrt(2)))."""
+    b, c = e.b, e.d
+    r = _erf64(e, b.fmul(x, c(K64["sqrt1_2"])))
+    return _nan(e, b.fmul(b.fmul(x, c(0.5)), b.fadd(c(1.0), r)))
+
+
+def _gelu_erf_grad64(e, g, x):
+    """gelu._backward's vector code (float64, erf): g * fma(x, pdf, cdf), cdf = 1/2 *
+    (1 + erf(x / sqrt(2))), pdf = beta * exp(x * x * -1/2) (SLEEF's exp)."""
+    b, c = e.b, e.d
+    cdf = b.fmul(c(0.5), b.fadd(c(1.0), _erf64(e, b.fmul(x, c(K64["sqrt1_2"])))))
+    pdf = b.fmul(c(K64["beta_erf"]), s64.expd(e, b.fmul(b.fmul(x, x), c(-0.5))))
+    return _nan(e, b.fmul(g, e.fma64(x, pdf, cdf)))
+
+
+def _expk64(e, dx, dy):
+    """erf_tanh._expk (SLEEF's expk: exp of a double-double, as a double), native_pow's."""
+    from .native_pow import _expk
+
+    return _expk(e, dx, dy)
 
 
 def _expm1_64(e, a):
@@ -412,6 +488,8 @@ KERNELS = {
     "gelu_erf_f": (1, _gelu_erf32, True),
     "expm1_f": (1, _expm1_32, True),
     "expm1_d": (1, _expm1_64, False),
+    "gelu_erf_d": (1, _gelu_erf64, False),
+    "gelu_erf_grad_d": (2, _gelu_erf_grad64, False),
     "mish_f": (1, _mish32, True),
     "mish_grad_f": (2, _mish_grad32, True),
     "gelu_erf_grad_f": (2, _gelu_erf_grad32, True),
@@ -466,11 +544,71 @@ K64 = {
     ),
     "c1": 0.1666666666666666574e0,
     "tanh_limit": 18.714973875,
+    "two_rsqrt_pi": 1.12837916709551262756245475959,
+    "sqrt1_2": math.sqrt(0.5),
+    "beta_erf": (2 / math.sqrt(math.pi)) * math.sqrt(0.5) * 0.5,
     "expm1_hi": 709.782712893383996732223,
     "expm1_lo": -36.736800569677101399113302437,
     "beta": 0.7978845608028654,
     "kappa": 0.044715,
     "kappa3": 3 * 0.044715,
+    # (erf_tanh.sleef_erfd's, tests/numerics/test_gelu_native.py checks them)
+    "erf_small": (
+        -2.083271002525222e-15,
+        7.151909970790897e-14,
+        -1.1622382201109994e-12,
+        1.1864742308215853e-11,
+        -8.499973178354613e-11,
+        4.5076474625988416e-10,
+        -1.808044474288849e-09,
+        5.435081826716212e-09,
+        -1.1439398957586285e-08,
+        1.2154423626808892e-08,
+        1.6698787561812504e-08,
+        -9.808074602255194e-08,
+        1.3890005578658372e-07,
+        2.945514529987332e-07,
+        -1.8429182730039983e-06,
+        3.417987836115362e-06,
+        3.860236356493129e-06,
+        -3.3094030727499475e-05,
+        0.00010608629225975795,
+        0.00023232531552130762,
+        0.00014901497191455447,
+    ),
+    "erf_large": (
+        -4.024015130752622e-19,
+        3.847193332817048e-17,
+        -1.749316241455644e-15,
+        5.029618322872873e-14,
+        -1.0252214668514632e-12,
+        1.5736955593319456e-11,
+        -1.8846585580402037e-10,
+        1.7981678530321593e-09,
+        -1.3807453423550331e-08,
+        8.525705726469103e-08,
+        -4.1604480581013034e-07,
+        1.5172726600085885e-06,
+        -3.3416341273172017e-06,
+        -2.5150233958797245e-06,
+        6.539731269664908e-05,
+        -0.00035510650974283887,
+        0.0012107360979583689,
+        -0.0026055669125799987,
+        0.0012528232024360932,
+        0.018201913952633132,
+        -0.1021557155453466,
+    ),
+    "erf_dd_small": (
+        (0.00928779583922756, 7.928755946396111e-19),
+        (0.04227553175878469, 1.3785226620501015e-19),
+        (0.07052369794346953, 9.58466280707921e-19),
+    ),
+    "erf_dd_large": (
+        (-0.6369104438364175, -2.4249477526539433e-17),
+        (-1.1282926061803962, -6.2970338860411e-17),
+        (-1.2261313785184805e-05, -5.532970751449011e-22),
+    ),
 }
 
 

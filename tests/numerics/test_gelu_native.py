@@ -201,3 +201,36 @@ def test_mish_native_is_numpys():
                 ref = [activation_smooth._mish(x), activation_smooth.mish_backward(g, x)]
         for a, b in zip(got, ref):
             assert _same(a, b).all(), x.size
+
+
+def test_gelu_erf_float64_native_is_numpys():
+    """GELU's erf form in float64 (GeluKernelImpl's vector code with SLEEF's erf_u10 and
+    exp, gelu._forward and _backward): the compiled kernels' bits are the emulation's on
+    a dense sweep (erf's branch at 2.5, its bound at 6, the tiny values' slope), normal
+    values, special values and random bit patterns."""
+    if native.ready(1) is None:
+        pytest.skip("the compiled loops are not loaded")
+    rng = np.random.default_rng(17)
+    bits = rng.integers(0, 2**63, 200_000, dtype=np.uint64)
+    bits = (bits | (rng.integers(0, 2, 200_000, dtype=np.uint64) << np.uint64(63))).view(np.float64)
+    edges = [3.5355339059327378, 3.535533905932738, 8.48528137423857, 1.4e-8, 1.5e-8, 40.0]
+    cases = [
+        np.linspace(-12, 12, 300_001),
+        rng.standard_normal(20_003) * 3,
+        bits,
+        np.array(_SPECIAL + edges + [-v for v in edges], np.float64),
+    ]
+    for x in cases:
+        g = rng.standard_normal(x.size)
+        with np.errstate(all="ignore"):
+            got = [gelu_mod.gelu(x, "none"), gelu_mod.gelu_backward(g, x, "none")]
+            with native.numpy_only():
+                ref = [gelu_mod.gelu(x, "none"), gelu_mod.gelu_backward(g, x, "none")]
+        for a, b in zip(got, ref):
+            assert _same(a, b).all(), x.size
+    k = native_act.K64
+    assert k["erf_small"] == tuple(erf_tanh._ERF_SMALL)
+    assert k["erf_large"] == tuple(erf_tanh._ERF_LARGE)
+    assert k["erf_dd_small"] == tuple(erf_tanh._ERF_DD_SMALL)
+    assert k["erf_dd_large"] == tuple(erf_tanh._ERF_DD_LARGE)
+    assert (k["sqrt1_2"], k["beta_erf"]) == (gelu_mod._SQRT1_2, gelu_mod._BETA_ERF)

@@ -108,7 +108,7 @@ def gelu(x, approximate):
     x = np.asarray(x)
     grain = x.size // THREADS if x.size > 16384 else GRAIN
     tanh = approximate == "tanh"
-    kernel = "gelu_tanh" if tanh else None
+    kernel = "gelu_tanh" if tanh else "gelu_erf_vec"
     return _run(lambda lib, v: _forward(lib, v, tanh), [x], grain, kernel)
 
 
@@ -116,7 +116,7 @@ def gelu_backward(g, x, approximate):
     """GeluBackwardKernelImpl: the gradient of gelu at x for the incoming gradient g."""
     g, x = np.broadcast_arrays(np.asarray(g, x.dtype), np.asarray(x))
     tanh = approximate == "tanh"
-    kernel = "gelu_tanh_grad" if tanh else None
+    kernel = "gelu_tanh_grad" if tanh else "gelu_erf_vec_grad"
     return _run(lambda lib, dy, v: _backward(lib, dy, v, tanh), [g, x], GRAIN, kernel)
 
 
