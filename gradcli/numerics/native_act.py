@@ -34,6 +34,7 @@ import math
 import numpy as np
 
 from . import native_sleef as s64, native_sleef32 as s32
+from .native_pow import _expk as expk
 
 
 def _nan(e, r):
@@ -208,7 +209,7 @@ def _erf64(e, a):
     q = b.fdiv(c(1.0), tx)
     rx, ry = q, b.fmul(q, f(b.fneg(ty), q, f(b.fneg(tx), q, c(1.0))))
     big = b.not_(small)
-    rx = b.select(big, _expk64(e, px, py), rx)
+    rx = b.select(big, expk(e, px, py), rx)  # (erf_tanh._expk's steps)
     ry = b.select(big, c(0.0), ry)
     sx, sy = o["add2_pf"](rx, ry, c(-1.0))
     z = b.fneg(b.fadd(sx, sy))
@@ -233,13 +234,6 @@ def _gelu_erf_grad64(e, g, x):
     cdf = b.fmul(c(0.5), b.fadd(c(1.0), _erf64(e, b.fmul(x, c(K64["sqrt1_2"])))))
     pdf = b.fmul(c(K64["beta_erf"]), s64.expd(e, b.fmul(b.fmul(x, x), c(-0.5))))
     return _nan(e, b.fmul(g, e.fma64(x, pdf, cdf)))
-
-
-def _expk64(e, dx, dy):
-    """erf_tanh._expk (SLEEF's expk: exp of a double-double, as a double), native_pow's."""
-    from .native_pow import _expk
-
-    return _expk(e, dx, dy)
 
 
 def _expm1_64(e, a):
